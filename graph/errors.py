@@ -1,0 +1,30 @@
+"""Error codes of the fallback path (seed 001 asks for an Enum)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Why a turn ended in the fallback answer; stored in state and shown in the chat."""
+
+    LLM_TIMEOUT = "LLM_TIMEOUT"
+    """The model did not answer in time."""
+    LLM_RATE_LIMIT = "LLM_RATE_LIMIT"
+    """The model server answered HTTP 429."""
+    LLM_SERVER_ERROR = "LLM_SERVER_ERROR"
+    """The model server answered HTTP 5xx or could not be reached."""
+    LLM_AUTH = "LLM_AUTH"
+    """The key was refused (HTTP 401/403)."""
+    LLM_BAD_RESPONSE = "LLM_BAD_RESPONSE"
+    """The model answered something unusable, e.g. a malformed tool call."""
+    TOOL_LOOP_LIMIT = "TOOL_LOOP_LIMIT"
+    """The model kept calling tools past the per-turn limit."""
+    SUMMARY_FAILED = "SUMMARY_FAILED"
+    """A summary could not be made; it is retried at the next turn."""
+    UNKNOWN = "UNKNOWN"
+    """Anything else."""
+
+
+class InputError(ValueError):
+    """A user input that is refused with a clear message (nothing is changed)."""

@@ -1,0 +1,196 @@
+"""One settings object for the whole app, read from the environment.
+
+Every field has a default that works on a fresh machine with no keys at all: with no
+`OPENAI_API_KEY` the built-in offline engine answers, tools that need a key are not offered,
+and state lives under `.state/` (git-ignored). Nothing is read at import time; call
+`load_settings()` when a function needs configuration.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Literal
+
+ProviderName = Literal["offline", "openai"]
+
+MIN_COMPRESSION_RATE = 0.1
+MAX_COMPRESSION_RATE = 0.5
+DEFAULT_COMPRESSION_RATE = 0.3
+
+
+def _env(name: str, default: str = "", doc: str = "") -> Any:
+    """Declare a field read from environment variable `name`."""
+    return field(default=default, metadata={"env": name, "doc": doc})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Configuration of the chat app; each field names the environment variable it reads."""
+
+    provider: str = _env(
+        "CHAT_PROVIDER",
+        "auto",
+        "auto (OpenAI when a key or base URL is set, else offline), offline, or openai.",
+    )
+    openai_api_key: str = _env("OPENAI_API_KEY", "", "Key for OpenAI or a compatible server.")
+    openai_base_url: str = _env(
+        "OPENAI_BASE_URL", "", "Any OpenAI-compatible server (Ollama, vLLM, llama.cpp server)."
+    )
+    chat_model: str = _env("CHAT_MODEL", "gpt-4o-mini", "Model that answers.")
+    summary_model: str = _env(
+        "SUMMARY_MODEL", "", "Cheaper model for summaries; empty means the chat model."
+    )
+    embedding_model: str = _env(
+        "EMBEDDING_MODEL", "text-embedding-3-small", "Embeddings for FAISS retrieval."
+    )
+    llm_timeout_s: str = _env("LLM_TIMEOUT_S", "60", "Seconds before a model call gives up.")
+    llm_max_retries: str = _env("LLM_MAX_RETRIES", "2", "Client retries on 429/5xx.")
+    db_path: str = _env(
+        "CHAT_DB_PATH", ".state/chat.sqlite", "SQLite file for checkpoints and the archive."
+    )
+    compression_rate: str = _env(
+        "COMPRESSION_RATE", str(DEFAULT_COMPRESSION_RATE), "Default rate for new threads."
+    )
+    max_message_chars: str = _env(
+        "MAX_MESSAGE_CHARS", "8000", "Longest user message accepted, in characters."
+    )
+    max_tool_rounds: str = _env(
+        "MAX_TOOL_ROUNDS", "5", "Model -> tool rounds allowed in one turn before the fallback."
+    )
+    timezone: str = _env("APP_TIMEZONE", "Asia/Seoul", "Default IANA zone of the time tool.")
+    language: str = _env("APP_LANGUAGE", "ko", "Interface language: ko or en.")
+    files_dir: str = _env("FILES_DIR", "data", "The only folder read_file may read.")
+    docs_dir: str = _env("DOCS_DIR", "data/docs", "Documents indexed for retrieval.")
+    index_dir: str = _env(
+        "INDEX_DIR", "", "Where the document index is kept; empty means next to the DB."
+    )
+    openweather_api_key: str = _env("OPENWEATHER_API_KEY", "", "Enables get_weather.")
+    openweather_base_url: str = _env(
+        "OPENWEATHER_BASE_URL", "https://api.openweathermap.org", "OpenWeather endpoint."
+    )
+    tavily_api_key: str = _env("TAVILY_API_KEY", "", "Enables web_search.")
+    tavily_base_url: str = _env("TAVILY_BASE_URL", "https://api.tavily.com", "Tavily endpoint.")
+    wikipedia_api_url: str = _env(
+        "WIKIPEDIA_API_URL",
+        "https://{lang}.wikipedia.org/w/api.php",
+        "Wikipedia API; {lang} is replaced by ko or en.",
+    )
+    tool_http_timeout_s: str = _env(
+        "TOOL_HTTP_TIMEOUT_S", "10", "Seconds before a network tool gives up."
+    )
+    python_timeout_s: str = _env("PYTHON_TIMEOUT_S", "5", "Wall-clock limit of python_repl.")
+    python_memory_mb: str = _env("PYTHON_MEMORY_MB", "256", "Address-space limit of python_repl.")
+    python_max_output: str = _env(
+        "PYTHON_MAX_OUTPUT", "10000", "Characters of python_repl output kept."
+    )
+    context_budget_chars: str = _env(
+        "CONTEXT_BUDGET_CHARS",
+        "4000",
+        "Characters of summaries the 3-turn strategy keeps before merging old ones.",
+    )
+
+    # Typed views: the raw fields stay strings so that every value round-trips through
+    # the environment unchanged; these parse them once, with a clear error.
+    def _float(self, name: str) -> float:
+        raw = getattr(self, name)
+        try:
+            return float(raw)
+        except ValueError as exc:
+            env = _field_env(name)
+            raise ValueError(f"{env} must be a number, got {raw!r}") from exc
+
+    def _int(self, name: str) -> int:
+        return int(self._float(name))
+
+    @property
+    def resolved_provider(self) -> ProviderName:
+        """The provider that answers: `auto` picks OpenAI only when it is configured."""
+        if self.provider == "offline":
+            return "offline"
+        if self.provider == "openai":
+            return "openai"
+        return "openai" if (self.openai_api_key or self.openai_base_url) else "offline"
+
+    @property
+    def default_rate(self) -> float:
+        """Compression rate for new threads, clamped into the allowed range."""
+        return clamp_rate(self._float("compression_rate"))
+
+    @property
+    def message_limit(self) -> int:
+        """Longest accepted user message in characters."""
+        return self._int("max_message_chars")
+
+    @property
+    def tool_round_limit(self) -> int:
+        """Maximum model -> tool rounds in one turn."""
+        return self._int("max_tool_rounds")
+
+    @property
+    def timeout_s(self) -> float:
+        """Timeout of one model call in seconds."""
+        return self._float("llm_timeout_s")
+
+    @property
+    def max_retries(self) -> int:
+        """Client-side retries of one model call."""
+        return self._int("llm_max_retries")
+
+    @property
+    def summary_budget(self) -> int:
+        """Characters of summaries kept in the context before older ones are merged."""
+        return self._int("context_budget_chars")
+
+    @property
+    def state_dir(self) -> Path:
+        """Folder of the database; indexes default to living beside it."""
+        return Path(self.db_path).expanduser().parent
+
+    @property
+    def index_path(self) -> Path:
+        """Folder of the document index."""
+        return Path(self.index_dir) if self.index_dir else self.state_dir / "index"
+
+    def with_overrides(self, **changes: str) -> Settings:
+        """Return a copy with some fields replaced (values as strings, like the environment)."""
+        return replace(self, **changes)
+
+
+def _field_env(name: str) -> str:
+    for f in fields(Settings):
+        if f.name == name:
+            return str(f.metadata["env"])
+    return name
+
+
+def clamp_rate(rate: float) -> float:
+    """Clamp a compression rate into [0.1, 0.5]."""
+    return min(MAX_COMPRESSION_RATE, max(MIN_COMPRESSION_RATE, float(rate)))
+
+
+def validate_rate(rate: float) -> float:
+    """Return `rate` if it lies in [0.1, 0.5], else raise ValueError with a clear message."""
+    value = float(rate)
+    if not MIN_COMPRESSION_RATE - 1e-9 <= value <= MAX_COMPRESSION_RATE + 1e-9:
+        raise ValueError(
+            f"compression rate must be between {MIN_COMPRESSION_RATE} and "
+            f"{MAX_COMPRESSION_RATE}, got {value}"
+        )
+    return round(value, 4)
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    """Read settings from `env` (default: `os.environ`); unset variables keep their defaults."""
+    source = os.environ if env is None else env
+    values = {
+        f.name: source[f.metadata["env"]] for f in fields(Settings) if f.metadata["env"] in source
+    }
+    return Settings(**values)
+
+
+def describe_settings() -> list[tuple[str, str, str]]:
+    """Rows of (environment variable, default, meaning) for docs and the UI."""
+    return [(str(f.metadata["env"]), str(f.default), str(f.metadata["doc"])) for f in fields(Settings)]
