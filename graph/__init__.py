@@ -1,0 +1,1 @@
+"""The chat graph: state, nodes, context building, memory, tools and model providers."""

@@ -193,4 +193,6 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
 
 def describe_settings() -> list[tuple[str, str, str]]:
     """Rows of (environment variable, default, meaning) for docs and the UI."""
-    return [(str(f.metadata["env"]), str(f.default), str(f.metadata["doc"])) for f in fields(Settings)]
+    return [
+        (str(f.metadata["env"]), str(f.default), str(f.metadata["doc"])) for f in fields(Settings)
+    ]

@@ -1,0 +1,33 @@
+"""Prompt text only: module constants with named placeholders, filled by `get_prompt`."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+from prompt import summary, system
+
+TEMPLATES: dict[str, str] = {
+    "system.base": system.SYSTEM_BASE,
+    "system.summaries_header": system.SUMMARIES_HEADER,
+    "system.summary_line": system.SUMMARY_LINE,
+    "system.documents_header": system.DOCUMENTS_HEADER,
+    "summary.generate": summary.SUMMARY_GENERATOR,
+    "summary.retry": summary.SUMMARY_RETRY,
+    "summary.digest": summary.DIGEST_GENERATOR,
+}
+
+
+def placeholders(template: str) -> set[str]:
+    """Names of the `{placeholders}` in a template."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def get_prompt(name: str, **values: Any) -> str:
+    """Fill template `name` with `values`; every placeholder must be given, and no extra."""
+    template = TEMPLATES[name]
+    expected = placeholders(template)
+    given = set(values)
+    if expected != given:
+        raise KeyError(f"prompt {name!r} takes {sorted(expected)}, got {sorted(given)}")
+    return template.format(**values)

@@ -1,0 +1,90 @@
+"""Context building (seed 002): all summaries + unsummarized raw turns + the current turn."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+
+from graph.turns import content_text, extract_current_turn, extract_last_n_turns
+from prompt import get_prompt
+
+
+def covered_turns(summary_history: Sequence[Mapping[str, Any]]) -> int:
+    """Turns covered by summaries: the seed's `len(summary_history) * 3`, read off the entries."""
+    return max((int(entry["turns"][-1]) for entry in summary_history), default=0)
+
+
+def system_prompt(summaries: Sequence[Mapping[str, Any]], documents: str = "") -> SystemMessage:
+    """The system message: role, then `[이전 대화 요약]` lines, then `[참고 문서]` if any."""
+    parts = [get_prompt("system.base")]
+    if summaries:
+        parts.append(get_prompt("system.summaries_header"))
+        for entry in summaries:
+            parts.append(
+                get_prompt(
+                    "system.summary_line",
+                    start=entry["turns"][0],
+                    end=entry["turns"][-1],
+                    summary=entry["summary"],
+                )
+            )
+    if documents:
+        parts.append(get_prompt("system.documents_header", documents=documents))
+    return SystemMessage(content="\n".join(parts))
+
+
+def build_context(
+    messages: Sequence[BaseMessage],
+    summary_history: Sequence[Mapping[str, Any]],
+    turn_count: int,
+    documents: str = "",
+) -> list[BaseMessage]:
+    """What the model receives at `turn_count`: system prompt + raw completed turns + current turn.
+
+    Raw turns are those not covered by a summary: `turn_count - covered - 1` completed turns
+    (the current turn is still in progress). At turns 4, 7, 10 that is zero, so the context is
+    the summaries plus the current turn alone.
+    """
+    summarized = covered_turns(summary_history)
+    completed_raw = max(0, turn_count - summarized - 1)
+    recent = extract_last_n_turns(messages, completed_raw)
+    current = extract_current_turn(messages)
+    return [system_prompt(summary_history, documents), *recent, *current]
+
+
+def message_chars(msg: BaseMessage) -> int:
+    """Characters a message puts on the wire: its text plus any tool-call arguments."""
+    size = len(content_text(msg))
+    if isinstance(msg, AIMessage) and msg.tool_calls:
+        size += sum(
+            len(c["name"]) + len(json.dumps(c["args"], ensure_ascii=False)) for c in msg.tool_calls
+        )
+    return size
+
+
+def context_chars(messages: Sequence[BaseMessage]) -> int:
+    """Total characters of a context."""
+    return sum(message_chars(m) for m in messages)
+
+
+@dataclass
+class ContextStats:
+    """Size of one model call's context, and what it would have been with no summaries."""
+
+    turn: int
+    context_chars: int
+    context_messages: int
+    full_chars: int
+
+    def as_dict(self) -> dict[str, int]:
+        """Plain dict for the state."""
+        return {
+            "turn": self.turn,
+            "context_chars": self.context_chars,
+            "context_messages": self.context_messages,
+            "full_chars": self.full_chars,
+        }

@@ -1,0 +1,388 @@
+"""The built-in offline engine: a deterministic chat model with no weights.
+
+It is honest about what it is. It calls a tool when the message plainly asks for one
+(arithmetic -> calculator, date/time -> the clock, a file name -> read_file, ...), turns
+tool results into a sentence, and otherwise answers from its own context: it quotes the
+summary, document passage or earlier turn that best matches the question, so a user sees
+the memory working. It supports `bind_tools` and token streaming like a real model.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+from graph.turns import content_text
+
+_HANGUL = re.compile(r"[가-힣]")
+_FUNCS = r"(?:sqrt|sin|cos|tan|log10|log|exp|abs|round|floor|ceil)"
+_EXPR = re.compile(rf"(?:{_FUNCS}\s*\(|[\d(])(?:[\d\s+\-*/×÷^%().,]|{_FUNCS})*[\d)]")
+_OPERATOR = re.compile(rf"\d\s*(?:\*\*|//|[-+*/×÷^%])|{_FUNCS}\s*\(")
+_CODE_FENCE = re.compile(r"```(?:python|py)?\s*\n(.*?)```", re.DOTALL)
+_FILE = re.compile(r"[\w가-힣./-]+\.(?:md|txt|csv|json|py|yaml|yml|log)\b")
+_TIME_WORDS = (
+    "몇 시",
+    "몇시",
+    "시간",
+    "날짜",
+    "오늘",
+    "요일",
+    "며칠",
+    "what time",
+    "time is it",
+    "date",
+    "today",
+    "what day",
+)
+_QUESTION_WORDS = (
+    "?",
+    "뭐",
+    "무엇",
+    "언제",
+    "어디",
+    "누구",
+    "몇",
+    "얼마",
+    "어떻",
+    "왜",
+    "알려",
+    "기억",
+    "what",
+    "when",
+    "where",
+    "who",
+    "how",
+    "why",
+    "which",
+    "remember",
+)
+_GREETINGS = ("안녕", "반가", "hello", "hi ", "hey")
+_ZONES = {
+    "뉴욕": "America/New_York",
+    "new york": "America/New_York",
+    "런던": "Europe/London",
+    "london": "Europe/London",
+    "도쿄": "Asia/Tokyo",
+    "tokyo": "Asia/Tokyo",
+    "파리": "Europe/Paris",
+    "paris": "Europe/Paris",
+    "utc": "UTC",
+    "서울": "Asia/Seoul",
+    "seoul": "Asia/Seoul",
+}
+_STOP_BIGRAMS = {
+    "뭐라",
+    "라고",
+    "했지",
+    "했어",
+    "했더",
+    "알려",
+    "려줘",
+    "무엇",
+    "언제",
+    "어디",
+    "누구",
+    "얼마",
+    "어떻",
+    "떻게",
+    "인가",
+    "인지",
+    "니까",
+    "나요",
+    "까요",
+    "해줘",
+    "주세",
+    "세요",
+    "었지",
+    "였지",
+    "이었",
+    "였어",
+    "말했",
+    "했었",
+    "기억",
+    "억해",
+    "나니",
+    "what",
+    "was",
+    "did",
+    "the",
+    "you",
+    "say",
+    "my",
+    "is",
+    "me",
+    "tell",
+    "remember",
+}
+NO_MATCH = 0.2
+"""Share of the question's words a memory must contain to be quoted."""
+
+
+def is_korean(text: str) -> bool:
+    """True when the text contains Hangul."""
+    return bool(_HANGUL.search(text))
+
+
+def _bigrams(text: str) -> set[str]:
+    grams: set[str] = set()
+    for word in re.findall(r"[가-힣]+|[a-zA-Z]{2,}|\d+", text.lower()):
+        if word.isascii():
+            grams.add(word)
+        else:
+            grams.update(word[i : i + 2] for i in range(max(1, len(word) - 1)))
+    return {g for g in grams if g not in _STOP_BIGRAMS and len(g) > 1}
+
+
+@dataclass
+class Memory:
+    """A piece of context the offline engine can quote."""
+
+    label: str
+    text: str
+    weight: float
+
+
+def find_memory(question: str, memories: Sequence[Memory]) -> tuple[Memory, float] | None:
+    """The memory sharing most of the question's words, or None below `NO_MATCH`."""
+    wanted = _bigrams(question)
+    if not wanted:
+        return None
+    best: tuple[Memory, float] | None = None
+    for memory in memories:
+        score = len(wanted & _bigrams(memory.text)) / len(wanted) * memory.weight
+        if best is None or score > best[1]:
+            best = (memory, score)
+    return best if best and best[1] >= NO_MATCH else None
+
+
+def _context_memories(messages: Sequence[BaseMessage], korean: bool) -> list[Memory]:
+    """Summaries and documents from the system prompt, and earlier turns, as quotable units."""
+    memories: list[Memory] = []
+    for msg in messages[:-1]:
+        text = content_text(msg).strip()
+        if isinstance(msg, SystemMessage):
+            for line in text.splitlines():
+                summary = re.match(r"\[(\d+-\d+턴)\]\s*(.+)", line)
+                if summary:
+                    memories.append(Memory(f"{summary.group(1)} 요약", summary.group(2), 1.0))
+            docs = text.split("[참고 문서]", 1)
+            if len(docs) == 2:
+                for block in re.split(r"\n(?=\[\d+\])", docs[1]):
+                    source = re.search(r"\(출처: ([^)]+)\)", block)
+                    if source:
+                        memories.append(Memory(source.group(1), block.strip(), 1.2))
+        elif isinstance(msg, HumanMessage) and text:
+            memories.append(Memory("이전 대화의 사용자 말" if korean else "you said", text, 1.0))
+        elif isinstance(msg, AIMessage) and text and not msg.tool_calls:
+            memories.append(Memory("이전 대화의 AI 답변" if korean else "I answered", text, 0.7))
+    return memories
+
+
+class OfflineChatModel(BaseChatModel):
+    """Deterministic, weight-free chat model for machines with no API key."""
+
+    tool_names: list[str] = []
+    """Names of the bound tools; a tool is called only if it is bound."""
+    chunk_words: int = 1
+    """Words per streamed chunk."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "offline-engine"
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> OfflineChatModel:
+        """Return a copy that may call `tools` (LangChain tools, functions or schemas)."""
+        names = [convert_to_openai_tool(t)["function"]["name"] for t in tools]
+        return self.model_copy(update={"tool_names": names})
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=self.respond(messages))])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        reply = self.respond(messages)
+        if reply.tool_calls:
+            chunk = ChatGenerationChunk(
+                message=AIMessageChunk(
+                    content="",
+                    tool_call_chunks=[
+                        {
+                            "name": c["name"],
+                            "args": _json(c["args"]),
+                            "id": c["id"],
+                            "index": i,
+                            "type": "tool_call_chunk",
+                        }
+                        for i, c in enumerate(reply.tool_calls)
+                    ],
+                )
+            )
+            yield chunk
+            return
+        tokens = re.findall(r"\S+\s*|\s+", content_text(reply))
+        for i in range(0, len(tokens), self.chunk_words):
+            piece = "".join(tokens[i : i + self.chunk_words])
+            chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
+            if run_manager:
+                run_manager.on_llm_new_token(piece, chunk=chunk)
+            yield chunk
+
+    # --- behaviour -------------------------------------------------------------------------
+
+    def respond(self, messages: Sequence[BaseMessage]) -> AIMessage:
+        """The reply to `messages`: a tool call, a sentence about tool results, or an answer."""
+        if not messages:
+            return AIMessage(content="")
+        last = messages[-1]
+        if isinstance(last, ToolMessage):
+            return AIMessage(content=self._explain_tools(messages))
+        question = content_text(last).strip()
+        call = self._plan_tool(question)
+        if call is not None:
+            name, args = call
+            return AIMessage(
+                content="",
+                tool_calls=[{"name": name, "args": args, "id": f"call_{uuid.uuid4().hex[:12]}"}],
+            )
+        return AIMessage(content=self._answer(question, messages))
+
+    def _plan_tool(self, text: str) -> tuple[str, dict[str, Any]] | None:
+        lower = text.lower()
+        bound = set(self.tool_names)
+        code = _CODE_FENCE.search(text)
+        if "python_repl" in bound and code:
+            return "python_repl", {"code": code.group(1).strip()}
+        file = _FILE.search(text)
+        if (
+            "read_file" in bound
+            and file
+            and any(
+                w in lower for w in ("읽", "열어", "보여", "read", "open", "show", "file", "파일")
+            )
+        ):
+            return "read_file", {"path": file.group(0)}
+        if "calculator" in bound:
+            spans = [m.group(0).strip() for m in _EXPR.finditer(lower)]
+            spans = [s for s in spans if _OPERATOR.search(s)]
+            if spans:
+                return "calculator", {"expression": max(spans, key=len).rstrip(",. ")}
+        if "get_weather" in bound and ("날씨" in lower or "weather" in lower):
+            city = re.search(
+                r"([가-힣A-Za-z]+?)(?:의)?\s*날씨|weather (?:in|for) ([A-Za-z ]+)", text
+            )
+            name = next((g for g in (city.groups() if city else ()) if g), "Seoul")
+            return "get_weather", {"city": name.strip()}
+        if "get_current_datetime" in bound and any(w in lower for w in _TIME_WORDS):
+            zone = next((z for k, z in _ZONES.items() if k in lower), None)
+            return "get_current_datetime", {"timezone": zone} if zone else {}
+        if "search_wikipedia" in bound and ("위키" in lower or "wikipedia" in lower):
+            query = re.sub(
+                r"위키(피디아|백과)?(에서)?|wikipedia|search|찾아\S*|검색\S*|알려\S*", "", text
+            )
+            query = query.strip(" ?.!에서를을")
+            return "search_wikipedia", {"query": query, "lang": "ko" if is_korean(text) else "en"}
+        if "web_search" in bound and any(
+            w in lower for w in ("웹 검색", "웹에서", "search the web")
+        ):
+            query = re.sub(r"웹\s*(검색|에서)\S*|search the web( for)?|해줘|찾아줘", "", text)
+            return "web_search", {"query": query.strip(" ?.!")}
+        return None
+
+    def _explain_tools(self, messages: Sequence[BaseMessage]) -> str:
+        results: list[ToolMessage] = []
+        for msg in reversed(messages):
+            if not isinstance(msg, ToolMessage):
+                break
+            results.insert(0, msg)
+        question = next(
+            (content_text(m) for m in reversed(messages) if isinstance(m, HumanMessage)), ""
+        )
+        korean = is_korean(question) or not question
+        lines = []
+        for result in results:
+            text = content_text(result).strip()
+            if text.startswith("Error:"):
+                lines.append(
+                    f"{result.name} 도구가 실패했습니다. {text}"
+                    if korean
+                    else f"The {result.name} tool failed. {text}"
+                )
+            elif result.name == "calculator":
+                lines.append(f"계산 결과는 {text}입니다." if korean else f"The result is {text}.")
+            elif result.name == "get_current_datetime":
+                lines.append(f"현재 시각은 {text}입니다." if korean else f"It is now {text}.")
+            else:
+                lines.append(
+                    f"{result.name} 결과입니다:\n{text}"
+                    if korean
+                    else f"{result.name} says:\n{text}"
+                )
+        return "\n\n".join(lines)
+
+    def _answer(self, question: str, messages: Sequence[BaseMessage]) -> str:
+        korean = is_korean(question) or not question
+        lower = question.lower()
+        memories = _context_memories(messages, korean)
+        asks = any(w in lower for w in _QUESTION_WORDS)
+        found = find_memory(question, memories) if asks else None
+        if found:
+            memory, _ = found
+            quote = memory.text if len(memory.text) <= 400 else memory.text[:399] + "…"
+            if korean:
+                return f"제 대화 기록에서 가장 관련 있는 내용은 이것입니다 ({memory.label}):\n\n> {quote}"
+            return f"The closest thing in my context ({memory.label}):\n\n> {quote}"
+        if any(lower.startswith(g) or g in lower[:12] for g in _GREETINGS):
+            return (
+                "안녕하세요! 저는 API 키 없이 동작하는 오프라인 엔진입니다. 계산, 시간, 파일 읽기를 "
+                "하고, 이전 대화와 요약에서 찾아 답합니다."
+                if korean
+                else "Hello! I am the offline engine, running with no API key. I can calculate, "
+                "tell the time, read files, and quote our earlier conversation and its summaries."
+            )
+        if asks:
+            return (
+                "오프라인 엔진이라 새로운 답을 지어내지 않습니다. 대화 기록과 요약에서도 관련 내용을 "
+                "찾지 못했습니다."
+                if korean
+                else "I am the offline engine and do not invent answers; nothing in our "
+                "conversation or its summaries matches that."
+            )
+        snippet = question if len(question) <= 200 else question[:199] + "…"
+        return (
+            f"알겠습니다. 기억해 두겠습니다: “{snippet}”"
+            if korean
+            else f"Noted. I will keep this in mind: “{snippet}”"
+        )
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)

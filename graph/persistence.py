@@ -1,0 +1,136 @@
+"""SQLite persistence: the checkpointer, the store (archive and thread list), and pruning.
+
+One SQLite file holds both. Each turn leaves exactly one checkpoint behind (older ones of
+the thread are pruned after the turn), and summarized turns live in the archive, so the
+file grows with the transcript, not with its square.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.store.sqlite import SqliteStore
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_S = 5.0
+"""How long a write waits for another process holding the database lock."""
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used (locked too long, read-only, disk full, ...)."""
+
+
+@dataclass
+class Persistence:
+    """Checkpointer and store on one SQLite file."""
+
+    saver: SqliteSaver
+    """LangGraph checkpointer: one thread per conversation."""
+    store: SqliteStore
+    """LangGraph store: archived turns and the thread list."""
+    path: Path
+    """The database file."""
+    notice: str = ""
+    """Set when a corrupt file was moved aside and a new one started."""
+
+    def close(self) -> None:
+        """Close both connections."""
+        self.saver.conn.close()
+        self.store.conn.close()
+
+
+def _connect(path: Path, autocommit: bool = False) -> sqlite3.Connection:
+    conn = sqlite3.connect(
+        str(path),
+        check_same_thread=False,
+        timeout=BUSY_TIMEOUT_S,
+        isolation_level=None if autocommit else "DEFERRED",
+    )
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+def _is_healthy(path: Path) -> bool:
+    if not path.exists() or path.stat().st_size == 0:
+        return True
+    try:
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S)
+        try:
+            row = conn.execute("PRAGMA quick_check").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc):
+            return True  # busy, not broken
+        return False
+    except sqlite3.DatabaseError:
+        return False
+    return bool(row) and row[0] == "ok"
+
+
+def open_persistence(db_path: str | Path) -> Persistence:
+    """Open (or create) the database; a corrupt file is moved aside, never deleted."""
+    path = Path(db_path).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    notice = ""
+    if not _is_healthy(path):
+        aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(f"{path}{suffix}")
+            if src.exists():
+                shutil.move(str(src), f"{aside}{suffix}")
+        notice = f"The database {path} was damaged; it was moved to {aside} and a new one started."
+        log.warning(notice)
+    try:
+        saver = SqliteSaver(_connect(path))
+        saver.setup()
+        store = SqliteStore(_connect(path, autocommit=True))
+        store.setup()
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot open the database {path}: {exc}") from exc
+    return Persistence(saver=saver, store=store, path=path, notice=notice)
+
+
+def prune_checkpoints(saver: SqliteSaver, thread_id: str) -> int:
+    """Delete all but the newest checkpoint of a thread (and their writes); return the count.
+
+    The newest checkpoint holds the whole state (the working set is small), and its own
+    pending writes, such as a paused tool approval, are kept. Runs between turns only.
+    """
+    with saver.cursor() as cur:
+        cur.execute(
+            "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
+            "ORDER BY checkpoint_id DESC LIMIT 1",
+            (thread_id,),
+        )
+        row = cur.fetchone()
+        if row is None:
+            return 0
+        latest = row[0]
+        cur.execute(
+            "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id != ?", (thread_id, latest)
+        )
+        cur.execute(
+            "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?",
+            (thread_id, latest),
+        )
+        return int(cur.rowcount)
+
+
+def database_bytes(path: str | Path) -> int:
+    """Bytes on disk of the database, its WAL and shared-memory files."""
+    base = Path(path)
+    return sum(
+        Path(f"{base}{suffix}").stat().st_size
+        for suffix in ("", "-wal", "-shm")
+        if Path(f"{base}{suffix}").exists()
+    )

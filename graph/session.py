@@ -1,0 +1,315 @@
+"""Running turns and reading threads: the API that app.py and graph.replay share.
+
+Input is checked before anything is written, so a refused message changes nothing. After
+each turn the thread's older checkpoints are pruned: the newest one holds the whole state.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.types import Command
+
+from graph.archive import (
+    delete_archive,
+    forget_thread,
+    get_thread,
+    list_threads,
+    load_archived,
+    register_thread,
+    update_thread,
+)
+from graph.context import build_context, context_chars, covered_turns
+from graph.errors import InputError
+from graph.graph import ChatGraph
+from graph.persistence import Persistence, StorageError, prune_checkpoints
+from graph.settings import Settings, validate_rate
+from graph.turns import SUMMARY_EVERY, content_text, split_turns
+
+TokenSink = Callable[[str], None]
+TITLE_CHARS = 40
+"""Length of a thread title taken from its first message."""
+
+
+@dataclass
+class ChatApp:
+    """The compiled graph with its persistence and settings; built once per process."""
+
+    graph: ChatGraph
+    persistence: Persistence
+    settings: Settings
+
+
+@dataclass
+class TurnOutcome:
+    """How a turn ended."""
+
+    answer: str = ""
+    """Final assistant text ('' while paused)."""
+    error_code: str | None = None
+    """Set when the turn ended in the fallback answer."""
+    pending: dict[str, Any] | None = None
+    """Set when the graph paused for approval: tool, args, tool_call_id."""
+
+
+@dataclass
+class ThreadView:
+    """Everything the UI shows of a thread, read from the checkpointed state and archive."""
+
+    thread_id: str
+    title: str
+    turn_count: int
+    compression_rate: float
+    summary_history: list[dict[str, Any]]
+    summary_meta: list[dict[str, Any]]
+    context_log: list[dict[str, Any]]
+    errors: list[dict[str, Any]]
+    turns: list[tuple[int, list[BaseMessage]]] = field(default_factory=list)
+    """(turn number, messages) of the turns loaded, oldest first."""
+    first_turn_shown: int = 1
+    pending: dict[str, Any] | None = None
+    route: str = ""
+    retrieved: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)
+    """The raw checkpointed values, for export and the next-context preview."""
+
+
+def _config(thread_id: str, settings: Settings) -> RunnableConfig:
+    return {
+        "configurable": {"thread_id": thread_id},
+        "recursion_limit": 4 * settings.tool_round_limit + 10,
+    }
+
+
+def new_thread(app: ChatApp, title: str = "") -> str:
+    """Create an empty thread and return its id."""
+    thread_id = f"session_{uuid.uuid4().hex[:12]}"
+    register_thread(app.persistence.store, thread_id, title)
+    return thread_id
+
+
+def threads(app: ChatApp) -> list[dict[str, Any]]:
+    """All threads, newest first."""
+    return list_threads(app.persistence.store)
+
+
+def rename_thread(app: ChatApp, thread_id: str, title: str) -> None:
+    """Give a thread a new title."""
+    title = title.strip()
+    if not title:
+        raise InputError("A thread title cannot be empty.")
+    _require_thread(app, thread_id)
+    update_thread(app.persistence.store, thread_id, title=title[:100])
+
+
+def delete_thread(app: ChatApp, thread_id: str) -> None:
+    """Delete a thread: checkpoints, archive and its entry in the list."""
+    state = _values(app, thread_id)
+    app.persistence.saver.delete_thread(thread_id)
+    delete_archive(app.persistence.store, thread_id, int(state.get("archived_turns", 0)))
+    forget_thread(app.persistence.store, thread_id)
+
+
+def _require_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
+    record = get_thread(app.persistence.store, thread_id)
+    if record is None:
+        raise InputError(f"Unknown thread {thread_id!r}.")
+    return record
+
+
+def _values(app: ChatApp, thread_id: str) -> dict[str, Any]:
+    snapshot = app.graph.get_state(_config(thread_id, app.settings))
+    return dict(snapshot.values or {})
+
+
+def pending_approval(app: ChatApp, thread_id: str) -> dict[str, Any] | None:
+    """The approval the thread is waiting for, if it is paused."""
+    snapshot = app.graph.get_state(_config(thread_id, app.settings))
+    for interrupt in snapshot.interrupts:
+        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") == "approval":
+            return dict(interrupt.value)
+    return None
+
+
+def check_message(app: ChatApp, text: str) -> str:
+    """Return the message stripped, or raise InputError if it is empty or too long."""
+    stripped = text.strip()
+    if not stripped:
+        raise InputError("The message is empty.")
+    limit = app.settings.message_limit
+    if len(stripped) > limit:
+        raise InputError(f"The message has {len(stripped):,} characters; the limit is {limit:,}.")
+    return stripped
+
+
+def run_turn(
+    app: ChatApp,
+    thread_id: str,
+    text: str,
+    *,
+    turn_count: int,
+    compression_rate: float,
+    on_token: TokenSink | None = None,
+) -> TurnOutcome:
+    """Run one turn: the user's message at `turn_count` (app.py increments it beforehand)."""
+    message = check_message(app, text)
+    try:
+        rate = validate_rate(compression_rate)
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+    record = _require_thread(app, thread_id)
+    if pending_approval(app, thread_id) is not None:
+        raise InputError("This thread is waiting for a tool approval; answer it first.")
+    expected = int(_values(app, thread_id).get("turn_count", 0)) + 1
+    if turn_count != expected:
+        raise InputError(f"Turn {turn_count} is out of order; this thread is at turn {expected}.")
+    if not record.get("title"):
+        title = " ".join(message.split())
+        update_thread(
+            app.persistence.store,
+            thread_id,
+            title=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
+        )
+    payload = {
+        "messages": [HumanMessage(content=message)],
+        "session_id": thread_id,
+        "turn_count": turn_count,
+        "compression_rate": rate,
+    }
+    return _stream(app, thread_id, payload, on_token)
+
+
+def resume_turn(
+    app: ChatApp,
+    thread_id: str,
+    action: str,
+    args: dict[str, Any] | None = None,
+    on_token: TokenSink | None = None,
+) -> TurnOutcome:
+    """Answer a pending approval with approve, reject or edit (with new args)."""
+    if action not in ("approve", "reject", "edit"):
+        raise InputError(f"Unknown decision {action!r}.")
+    if pending_approval(app, thread_id) is None:
+        raise InputError("Nothing is waiting for approval in this thread.")
+    return _stream(app, thread_id, Command(resume={"action": action, "args": args}), on_token)
+
+
+def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | None) -> TurnOutcome:
+    config = _config(thread_id, app.settings)
+    outcome = TurnOutcome()
+    try:
+        for mode, chunk in app.graph.stream(payload, config, stream_mode=["messages", "updates"]):
+            if mode == "messages":
+                piece, meta = chunk
+                if (
+                    on_token
+                    and meta.get("langgraph_node") == "llm_node"
+                    and isinstance(piece, AIMessageChunk)
+                    and piece.content
+                ):
+                    on_token(content_text(piece))
+            elif mode == "updates" and "__interrupt__" in chunk:
+                for interrupt in chunk["__interrupt__"]:
+                    outcome.pending = dict(interrupt.value)
+        prune_checkpoints(app.persistence.saver, thread_id)
+    except sqlite3.Error as exc:
+        raise StorageError(
+            f"The conversation could not be saved ({exc}); nothing was lost, try again."
+        ) from exc
+    update_thread(app.persistence.store, thread_id)
+    if outcome.pending is None:
+        values = _values(app, thread_id)
+        last = values["messages"][-1]
+        outcome.answer = content_text(last)
+        outcome.error_code = last.response_metadata.get("error_code")
+    return outcome
+
+
+def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -> ThreadView:
+    """Read a thread for display: state values plus archived turns (the last `recent_turns`)."""
+    record = _require_thread(app, thread_id)
+    values = _values(app, thread_id)
+    archived = int(values.get("archived_turns", 0))
+    completed, current = split_turns(values.get("messages", []))
+    live = [(archived + i + 1, turn) for i, turn in enumerate(completed)]
+    if current:
+        live.append((archived + len(completed) + 1, current))
+    total = archived + len(live)
+    first = 1 if recent_turns is None else max(1, total - recent_turns + 1)
+    archived_shown = load_archived(app.persistence.store, thread_id, first, archived)
+    turns = [(first + i, t) for i, t in enumerate(archived_shown)] + [
+        (n, t) for n, t in live if n >= first
+    ]
+    return ThreadView(
+        thread_id=thread_id,
+        title=str(record.get("title") or ""),
+        turn_count=int(values.get("turn_count", 0)),
+        compression_rate=float(values.get("compression_rate", app.settings.default_rate)),
+        summary_history=list(values.get("summary_history", [])),
+        summary_meta=list(values.get("summary_meta", [])),
+        context_log=list(values.get("context_log", [])),
+        errors=list(values.get("errors", [])),
+        turns=turns,
+        first_turn_shown=first,
+        pending=pending_approval(app, thread_id),
+        route=str(values.get("route", "")),
+        retrieved=list(values.get("retrieved", [])),
+        state=values,
+    )
+
+
+@dataclass
+class NextContext:
+    """What the next model call would receive if the user sent a message now."""
+
+    messages: list[BaseMessage]
+    chars: int
+    summarize_first: list[int]
+    """Turns that will be summarized before that call (empty when none are due)."""
+
+
+def preview_next_context(view: ThreadView, placeholder: str = "…") -> NextContext:
+    """The exact context of the next turn's first model call, with a placeholder message."""
+    messages = list(view.state.get("messages", [])) + [HumanMessage(content=placeholder)]
+    turn = view.turn_count + 1
+    due = (turn - 1) // SUMMARY_EVERY
+    done = covered_turns(view.summary_history) // SUMMARY_EVERY
+    pending = [t for b in range(done, due) for t in range(b * 3 + 1, b * 3 + 4)]
+    context = build_context(messages, view.summary_history, turn)
+    return NextContext(messages=context, chars=context_chars(context), summarize_first=pending)
+
+
+def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
+    """The whole thread as plain JSON: messages (archive + state) and `summary_history`."""
+    from langchain_core.messages import messages_to_dict
+
+    view = load_thread(app, thread_id)
+    return {
+        "thread_id": thread_id,
+        "title": view.title,
+        "turn_count": view.turn_count,
+        "compression_rate": view.compression_rate,
+        "turns": [{"turn": n, "messages": messages_to_dict(msgs)} for n, msgs in view.turns],
+        "summary_history": view.summary_history,
+        "summary_meta": view.summary_meta,
+        "context_log": view.context_log,
+        "errors": view.errors,
+    }
+
+
+def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
+    """Open the database and compile the graph on it."""
+    from graph.graph import build_graph
+    from graph.persistence import open_persistence
+
+    persistence = open_persistence(settings.db_path)
+    graph = build_graph(
+        persistence.saver, store=persistence.store, settings=settings, **graph_kwargs
+    )
+    return ChatApp(graph=graph, persistence=persistence, settings=settings)

@@ -1,0 +1,59 @@
+"""Graph state: the seed-002 `ChatState` plus bookkeeping for errors, archive and statistics.
+
+`messages` holds the *working set*: the raw turns not yet summarized plus the current turn.
+Once a block of turns is summarized, its messages move to the thread's archive in the
+LangGraph store (see `graph.archive`) and leave the state. The model never needed them
+again, and keeping them out keeps each checkpoint, and so each turn, the same size at turn
+300 as at turn 10. The full transcript is archive + working set.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
+SummaryEntry = dict[str, Any]
+"""One `summary_history` item with exactly the seed's fields:
+thread_id, turns, turn_length, original_chars, summary_chars, compression_rate, summary."""
+
+SUMMARY_FIELDS = (
+    "thread_id",
+    "turns",
+    "turn_length",
+    "original_chars",
+    "summary_chars",
+    "compression_rate",
+    "summary",
+)
+
+
+class ChatState(TypedDict, total=False):
+    """State of one conversation thread."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """Working set: unsummarized raw turns and the current turn (Human, AI, Tool messages)."""
+    session_id: str
+    """The thread id."""
+    summary_history: list[SummaryEntry]
+    """Every summary made, oldest first, with the seed's fields only."""
+    summary_meta: list[dict[str, Any]]
+    """Per summary (same order): target_chars, attempts, model calls, ms, tokens if known."""
+    turn_count: int
+    """Current turn number; app.py increments it before invoking the graph."""
+    compression_rate: float
+    """Rate for the next summary (0.1-0.5); earlier entries keep their own."""
+    archived_turns: int
+    """Turns whose messages moved from `messages` to the archive (always a prefix)."""
+    transcript_chars: int
+    """Characters of all completed turns: what the context would hold with no summaries."""
+    context_log: list[dict[str, Any]]
+    """Per turn: turn, context_chars, context_messages, full_chars (without summaries)."""
+    errors: list[dict[str, Any]]
+    """Errors recorded on the way: turn, node, code (ErrorCode), message."""
+    route: str
+    """Route of the current turn (agent or rag), when a router runs."""
+    retrieved: list[dict[str, Any]]
+    """Passages retrieved for the current turn: source, heading, score, text."""

@@ -1,0 +1,305 @@
+"""Summarizers: an extractive one for the offline engine, and one that asks an LLM.
+
+Both land near `target_chars = int(original_chars * compression_rate)`. The extractive one
+is exact by construction (within +-10%, never more than 10% above). The LLM one is asked
+once more with the measured length when it misses by more than 25%, then trimmed at a
+sentence boundary, so `summary_chars` (the length actually stored) never runs away.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from graph.turns import content_text
+from prompt import get_prompt
+
+RETRY_TOLERANCE = 0.25
+"""An LLM summary further than this from the target is asked for once more."""
+EXTRACTIVE_TOLERANCE = 0.10
+"""The extractive summary lands within this share of the target."""
+
+_SENTENCE = re.compile(r"[^.!?。\n]+(?:[.!?。]+|$)", re.MULTILINE)
+_NUMBER = re.compile(r"\d[\d,.:/-]*")
+_NAME = re.compile(r"\b[A-Z][a-zA-Z]+\b|[\"'「『“][^\"'」』”]{1,30}[\"'」』”]")
+_HANGUL = re.compile(r"[가-힣]")
+_NAME_KO = re.compile(r"[가-힣]{2,4}(?=(?:님|씨|이라고|라고|이에요|예요|입니다))")
+
+
+@dataclass
+class SummaryResult:
+    """A summary and what it cost."""
+
+    text: str
+    """The summary as stored; its length is `summary_chars`."""
+    attempts: int = 1
+    """Model calls spent (1, or 2 when the length was asked for again)."""
+    elapsed_ms: float = 0.0
+    """Wall time of the summary."""
+    input_tokens: int | None = None
+    """Prompt tokens reported by the server, when it reports them."""
+    output_tokens: int | None = None
+    """Completion tokens reported by the server, when it reports them."""
+
+
+class Summarizer(Protocol):
+    """Anything that turns messages or texts into a summary of about `target_chars`."""
+
+    name: str
+
+    def summarize(
+        self, messages: Sequence[BaseMessage], target_chars: int, *, turn_label: str
+    ) -> SummaryResult:
+        """Summarize a block of turns."""
+        ...
+
+    def merge(
+        self, summaries: Sequence[str], target_chars: int, *, turn_label: str
+    ) -> SummaryResult:
+        """Merge consecutive summaries into one higher-level digest."""
+        ...
+
+
+def speaker(msg: BaseMessage, korean: bool = True) -> str:
+    """Label of a message's author in summaries and prompts."""
+    if isinstance(msg, HumanMessage):
+        return "사용자" if korean else "User"
+    if isinstance(msg, ToolMessage):
+        return f"도구({msg.name})" if korean else f"Tool({msg.name})"
+    return "AI"
+
+
+def format_conversation(messages: Sequence[BaseMessage]) -> str:
+    """Render messages as `label: text` lines, tool calls included, for a summary prompt."""
+    lines = []
+    for msg in messages:
+        text = content_text(msg).strip()
+        if isinstance(msg, AIMessage) and msg.tool_calls:
+            calls = ", ".join(f"{c['name']}({c['args']})" for c in msg.tool_calls)
+            lines.append(f"AI: [도구 호출] {calls}")
+            if not text:
+                continue
+        if text:
+            lines.append(f"{speaker(msg)}: {text}")
+    return "\n".join(lines)
+
+
+def sentences(text: str) -> list[str]:
+    """Split text into sentences (., !, ?, 。 or line ends)."""
+    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+
+
+def cut_words(text: str, limit: int) -> str:
+    """Cut `text` to at most `limit` characters at a word boundary, marking the cut with '…'."""
+    if len(text) <= limit:
+        return text
+    if limit <= 1:
+        return text[: max(0, limit)]
+    head = text[: limit - 1]
+    space = head.rfind(" ")
+    if space >= limit * 0.6:
+        head = head[:space]
+    return head.rstrip(" ,;:") + "…"
+
+
+def trim_at_sentence(text: str, limit: int) -> str:
+    """Keep whole sentences up to `limit` characters; cut words only if one sentence is too long."""
+    if len(text) <= limit:
+        return text
+    kept = ""
+    for sentence in sentences(text):
+        candidate = f"{kept} {sentence}".strip()
+        if len(candidate) > limit:
+            break
+        kept = candidate
+    if len(kept) < limit * 0.5:
+        return cut_words(text, limit)
+    return kept
+
+
+def _score(sentence: str, from_user: bool, first_of_answer: bool) -> float:
+    facts = len(_NUMBER.findall(sentence)) * 2.0 + len(_NAME.findall(sentence)) * 1.5
+    facts += len(_NAME_KO.findall(sentence)) * 1.5
+    return 1.0 + facts + (1.0 if from_user else 0.0) + (0.5 if first_of_answer else 0.0)
+
+
+@dataclass
+class _Unit:
+    order: int
+    label: str
+    text: str
+    score: float
+
+
+def _grams(text: str) -> set[str]:
+    return {text[i : i + 2] for i in range(len(text) - 1) if not text[i : i + 2].isspace()}
+
+
+def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
+    """Sentences worth keeping: quoted repeats of earlier text are demoted, duplicates dropped."""
+    units: list[_Unit] = []
+    seen: list[set[str]] = []
+    for msg in messages:
+        text = content_text(msg).strip()
+        if not text:
+            continue
+        if isinstance(msg, ToolMessage):
+            text = cut_words(" ".join(text.split()), 120)
+        label = speaker(msg, korean)
+        pieces = [
+            (line.startswith(">"), sentence.lstrip("> ").strip())
+            for line in text.splitlines()
+            for sentence in sentences(line)
+        ]
+        for i, (quoted, sentence) in enumerate(pieces):
+            grams = _grams(sentence)
+            if not re.search(r"\w", sentence) or any(
+                grams and len(grams & other) / len(grams) > 0.8 for other in seen
+            ):
+                continue  # an answer repeating what was already said adds nothing
+            seen.append(grams)
+            score = _score(sentence, isinstance(msg, HumanMessage), i == 0)
+            units.append(
+                _Unit(
+                    order=len(units),
+                    label=label,
+                    text=sentence if sentence[-1] in ".!?。…" else sentence + ".",
+                    score=score * (0.3 if quoted else 1.0),
+                )
+            )
+    return units
+
+
+def _render(units: Sequence[_Unit]) -> str:
+    parts: list[str] = []
+    last_label = ""
+    for unit in sorted(units, key=lambda u: u.order):
+        parts.append(unit.text if unit.label == last_label else f"{unit.label}: {unit.text}")
+        last_label = unit.label
+    return " ".join(parts)
+
+
+def extract_to_length(units: list[_Unit], target_chars: int) -> str:
+    """Pick the most informative sentences, in order, to land within 10% of the target."""
+    if target_chars <= 0 or not units:
+        return ""
+    low = target_chars * (1 - EXTRACTIVE_TOLERANCE)
+    chosen: list[_Unit] = []
+    rest: list[_Unit] = []
+    for unit in sorted(units, key=lambda u: (-u.score / (len(u.text) ** 0.35), u.order)):
+        if len(_render([*chosen, unit])) <= target_chars:
+            chosen.append(unit)
+        else:
+            rest.append(unit)
+    text = _render(chosen)
+    if len(text) < low and rest:
+        # Fill the remaining room with the best sentence that did not fit, cut at a word.
+        filler = rest[0]
+        room = target_chars - len(_render([*chosen, _Unit(filler.order, filler.label, "", 0)]))
+        if room > 0:
+            cut = _Unit(filler.order, filler.label, cut_words(filler.text, room), filler.score)
+            text = _render([*chosen, cut])
+    if len(text) > target_chars * (1 + EXTRACTIVE_TOLERANCE):
+        text = cut_words(text, target_chars)
+    return text
+
+
+class ExtractiveSummarizer:
+    """Offline summarizer: no model, picks sentences that carry numbers, names and dates."""
+
+    name = "extractive (offline)"
+
+    def summarize(
+        self, messages: Sequence[BaseMessage], target_chars: int, *, turn_label: str
+    ) -> SummaryResult:
+        """Summarize a block of turns into about `target_chars` characters."""
+        start = time.perf_counter()
+        korean = bool(_HANGUL.search(" ".join(content_text(m) for m in messages)))
+        text = extract_to_length(_units(messages, korean), target_chars)
+        return SummaryResult(text=text, attempts=0, elapsed_ms=_ms(start))
+
+    def merge(
+        self, summaries: Sequence[str], target_chars: int, *, turn_label: str
+    ) -> SummaryResult:
+        """Merge summaries by extracting their most informative sentences."""
+        start = time.perf_counter()
+        units = [
+            _Unit(order=i, label="", text=s, score=_score(s, False, False))
+            for i, s in enumerate(s for summary in summaries for s in sentences(summary))
+        ]
+        text = extract_to_length(units, target_chars).replace(": ", "", 1) if units else ""
+        return SummaryResult(text=text.strip(), attempts=0, elapsed_ms=_ms(start))
+
+
+class LLMSummarizer:
+    """Summarizer that asks a chat model, then holds it to the target length."""
+
+    def __init__(self, model: BaseChatModel, name: str = "llm") -> None:
+        self.model = model
+        self.name = name
+
+    def _ask(self, prompt: str, result: SummaryResult) -> str:
+        response = self.model.invoke([HumanMessage(content=prompt)])
+        result.attempts += 1
+        usage = getattr(response, "usage_metadata", None) or {}
+        if usage:
+            result.input_tokens = (result.input_tokens or 0) + int(usage.get("input_tokens", 0))
+            result.output_tokens = (result.output_tokens or 0) + int(usage.get("output_tokens", 0))
+        return content_text(response).strip().strip('"').strip()
+
+    def _fit(self, text: str, target_chars: int, result: SummaryResult) -> str:
+        if target_chars > 0 and abs(len(text) - target_chars) > target_chars * RETRY_TOLERANCE:
+            retry = self._ask(
+                get_prompt(
+                    "summary.retry",
+                    actual_chars=len(text),
+                    target_chars=target_chars,
+                    summary=text,
+                ),
+                result,
+            )
+            text = retry or text
+        limit = int(target_chars * (1 + RETRY_TOLERANCE))
+        return trim_at_sentence(text, max(limit, 1))
+
+    def summarize(
+        self, messages: Sequence[BaseMessage], target_chars: int, *, turn_label: str
+    ) -> SummaryResult:
+        """Summarize a block of turns; raises whatever the model raises."""
+        start = time.perf_counter()
+        result = SummaryResult(text="", attempts=0)
+        prompt = get_prompt(
+            "summary.generate",
+            turn_label=turn_label,
+            target_chars=target_chars,
+            conversation=format_conversation(messages),
+        )
+        result.text = self._fit(self._ask(prompt, result), target_chars, result)
+        result.elapsed_ms = _ms(start)
+        return result
+
+    def merge(
+        self, summaries: Sequence[str], target_chars: int, *, turn_label: str
+    ) -> SummaryResult:
+        """Merge consecutive summaries into one digest of about `target_chars`."""
+        start = time.perf_counter()
+        result = SummaryResult(text="", attempts=0)
+        prompt = get_prompt(
+            "summary.digest",
+            turn_label=turn_label,
+            target_chars=target_chars,
+            summaries="\n".join(f"- {s}" for s in summaries),
+        )
+        result.text = self._fit(self._ask(prompt, result), target_chars, result)
+        result.elapsed_ms = _ms(start)
+        return result
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)

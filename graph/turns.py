@@ -1,0 +1,82 @@
+"""Turns: a user message, the tool calls and results it caused, and the final AI message.
+
+These functions follow seed 002 exactly; the rest of the graph builds on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+SUMMARY_EVERY = 3
+"""Turns covered by one summary."""
+
+
+def should_summarize(turn_count: int) -> bool:
+    """True at turns 4, 7, 10, 13, ...: the previous three turns are due for a summary."""
+    if turn_count < 4:
+        return False
+    return (turn_count - 1) % 3 == 0
+
+
+def is_turn_end(msg: BaseMessage) -> bool:
+    """A turn ends with an AIMessage that has no tool calls (None or [])."""
+    return isinstance(msg, AIMessage) and not msg.tool_calls
+
+
+def split_turns(
+    messages: Sequence[BaseMessage],
+) -> tuple[list[list[BaseMessage]], list[BaseMessage]]:
+    """Split messages into completed turns and the unfinished tail (the current turn)."""
+    turns: list[list[BaseMessage]] = []
+    current: list[BaseMessage] = []
+    for msg in messages:
+        current.append(msg)
+        if is_turn_end(msg):
+            turns.append(current)
+            current = []
+    return turns, current
+
+
+def extract_last_n_turns(messages: Sequence[BaseMessage], n: int) -> list[BaseMessage]:
+    """Messages of the last `n` completed turns (the turn in progress is excluded)."""
+    if n <= 0:
+        return []
+    turns, _ = split_turns(messages)
+    return [msg for turn in turns[-n:] for msg in turn]
+
+
+def extract_current_turn(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """Messages after the last completed turn: the current user message and its tool steps."""
+    for i in range(len(messages) - 1, -1, -1):
+        if is_turn_end(messages[i]):
+            return list(messages[i + 1 :])
+    return list(messages)
+
+
+def content_text(msg: BaseMessage) -> str:
+    """The text of a message; list contents (multimodal blocks) keep their text parts."""
+    content = msg.content
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and block.get("type") == "text":
+            parts.append(str(block.get("text", "")))
+    return "".join(parts)
+
+
+def original_chars(messages: Sequence[BaseMessage]) -> int:
+    """Seed 002's `original_chars`: the length of all message contents joined."""
+    return len("".join(content_text(m) for m in messages))
+
+
+def user_text(turn: Sequence[BaseMessage]) -> str:
+    """The user's message of a turn, or '' when the turn has none."""
+    for msg in turn:
+        if isinstance(msg, HumanMessage):
+            return content_text(msg)
+    return ""

@@ -1,0 +1,51 @@
+"""Fake chat models for graph tests, after langgraph's tests/fake_chat.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+
+class ScriptedModel(GenericFakeChatModel):
+    """Replies from a script (messages, or exceptions to raise) and records every context."""
+
+    script: list[Any] = []
+    calls: list[list[BaseMessage]] = []
+    default: str = "ok"
+
+    def __init__(self, script: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(messages=iter(()), disable_streaming=True, **kwargs)
+        self.script = list(script)
+        self.calls = []
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedModel:  # type: ignore[override]
+        return self
+
+    def _next(self, messages: list[BaseMessage]) -> AIMessage:
+        self.calls.append(list(messages))
+        item = self.script.pop(0) if self.script else AIMessage(content=self.default)
+        if isinstance(item, Callable) and not isinstance(item, AIMessage):  # type: ignore[arg-type]
+            item = item(messages)
+        if isinstance(item, BaseException):
+            raise item
+        if isinstance(item, str):
+            item = AIMessage(content=item)
+        return item
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=self._next(messages))])
+
+
+def tool_call(name: str, args: dict[str, Any], call_id: str) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id}])
