@@ -204,7 +204,8 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | No
     config = _config(thread_id, app.settings)
     outcome = TurnOutcome()
     try:
-        for mode, chunk in app.graph.stream(payload, config, stream_mode=["messages", "updates"]):
+        parts: Any = app.graph.stream(payload, config, stream_mode=["messages", "updates"])
+        for mode, chunk in parts:
             if mode == "messages":
                 piece, meta = chunk
                 if (
