@@ -46,14 +46,14 @@ class Persistence:
         self.store.conn.close()
 
 
-def _connect(path: Path, autocommit: bool = False) -> sqlite3.Connection:
+def _connect(path: Path, timeout_s: float, autocommit: bool = False) -> sqlite3.Connection:
     conn = sqlite3.connect(
         str(path),
         check_same_thread=False,
-        timeout=BUSY_TIMEOUT_S,
+        timeout=timeout_s,
         isolation_level=None if autocommit else "DEFERRED",
     )
-    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    conn.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     return conn
@@ -77,7 +77,7 @@ def _is_healthy(path: Path) -> bool:
     return bool(row) and row[0] == "ok"
 
 
-def open_persistence(db_path: str | Path) -> Persistence:
+def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Persistence:
     """Open (or create) the database; a corrupt file is moved aside, never deleted."""
     path = Path(db_path).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -91,9 +91,9 @@ def open_persistence(db_path: str | Path) -> Persistence:
         notice = f"The database {path} was damaged; it was moved to {aside} and a new one started."
         log.warning(notice)
     try:
-        saver = SqliteSaver(_connect(path))
+        saver = SqliteSaver(_connect(path, busy_timeout_s))
         saver.setup()
-        store = SqliteStore(_connect(path, autocommit=True))
+        store = SqliteStore(_connect(path, busy_timeout_s, autocommit=True))
         store.setup()
     except sqlite3.Error as exc:
         raise StorageError(f"cannot open the database {path}: {exc}") from exc

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,11 +172,12 @@ def run_turn(
         raise InputError(f"Turn {turn_count} is out of order; this thread is at turn {expected}.")
     if not record.get("title"):
         title = " ".join(message.split())
-        update_thread(
-            app.persistence.store,
-            thread_id,
-            title=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
-        )
+        with _storage_errors():
+            update_thread(
+                app.persistence.store,
+                thread_id,
+                title=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
+            )
     payload = {
         "messages": [HumanMessage(content=message)],
         "session_id": thread_id,
@@ -200,10 +202,22 @@ def resume_turn(
     return _stream(app, thread_id, Command(resume={"action": action, "args": args}), on_token)
 
 
+@contextmanager
+def _storage_errors() -> Iterator[None]:
+    """Turn SQLite errors (locked, read-only, full) into a StorageError the UI can show."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise StorageError(
+            f"The conversation could not be saved ({exc}). Nothing that was saved before is "
+            "lost; please try again."
+        ) from exc
+
+
 def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | None) -> TurnOutcome:
     config = _config(thread_id, app.settings)
     outcome = TurnOutcome()
-    try:
+    with _storage_errors():
         parts: Any = app.graph.stream(payload, config, stream_mode=["messages", "updates"])
         for mode, chunk in parts:
             if mode == "messages":
@@ -219,11 +233,7 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | No
                 for interrupt in chunk["__interrupt__"]:
                     outcome.pending = dict(interrupt.value)
         prune_checkpoints(app.persistence.saver, thread_id)
-    except sqlite3.Error as exc:
-        raise StorageError(
-            f"The conversation could not be saved ({exc}); nothing was lost, try again."
-        ) from exc
-    update_thread(app.persistence.store, thread_id)
+        update_thread(app.persistence.store, thread_id)
     if outcome.pending is None:
         values = _values(app, thread_id)
         last = values["messages"][-1]

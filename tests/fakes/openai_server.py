@@ -1,0 +1,101 @@
+"""An OpenAI-compatible /v1/chat/completions endpoint on the fake HTTP server."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from tests.fakes.http_server import FakeHTTPServer, Reply, Request
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+    body = {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "fake-model",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    return f"data: {json.dumps(body, ensure_ascii=False)}\n\n".encode()
+
+
+def stream_text(text: str, pieces: int = 4) -> Iterator[bytes]:
+    """SSE chunks that spell `text` in a few pieces, then usage and [DONE]."""
+    size = max(1, len(text) // pieces)
+    yield _chunk({"role": "assistant", "content": ""})
+    for i in range(0, len(text), size):
+        yield _chunk({"content": text[i : i + size]})
+    yield _chunk({}, "stop")
+    usage = {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "fake-model",
+        "choices": [],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
+    yield f"data: {json.dumps(usage)}\n\n".encode()
+    yield b"data: [DONE]\n\n"
+
+
+def stream_tool_call(name: str, args: dict[str, Any], call_id: str = "call_1") -> Iterator[bytes]:
+    """SSE chunks of one tool call."""
+    yield _chunk(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "index": 0,
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": name, "arguments": ""},
+                }
+            ],
+        }
+    )
+    yield _chunk({"tool_calls": [{"index": 0, "function": {"arguments": json.dumps(args)}}]})
+    yield _chunk({}, "tool_calls")
+    yield b"data: [DONE]\n\n"
+
+
+Responder = Callable[[dict[str, Any]], Reply]
+
+
+def text(reply: str) -> Responder:
+    return lambda body: Reply(chunks=stream_text(reply))
+
+
+def tool(name: str, args: dict[str, Any], call_id: str = "call_1") -> Responder:
+    return lambda body: Reply(chunks=stream_tool_call(name, args, call_id))
+
+
+def status(code: int) -> Responder:
+    return lambda body: Reply(code, {"error": {"message": f"fake {code}", "type": "server_error"}})
+
+
+def install(
+    server: FakeHTTPServer,
+    script: list[Responder],
+    summary: Callable[[dict[str, Any]], str] | None = None,
+) -> list[dict[str, Any]]:
+    """Answer chat calls from `script` in order and summary calls with `summary`; return bodies seen."""
+    bodies: list[dict[str, Any]] = []
+
+    def handle(req: Request) -> Reply:
+        body = req.json()
+        bodies.append(body)
+        last = body["messages"][-1]["content"] or ""
+        if (
+            summary is not None
+            and isinstance(last, str)
+            and ("요약하세요" in last or "다시 쓰세요" in last)
+        ):
+            return Reply(chunks=stream_text(summary(body)))
+        if not script:
+            return Reply(chunks=stream_text("(no more script)"))
+        return script.pop(0)(body)
+
+    server.route("POST", "/v1/chat/completions", handle)
+    return bodies

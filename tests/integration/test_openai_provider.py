@@ -1,0 +1,100 @@
+"""The real langchain-openai client against a local OpenAI-compatible server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from langchain_core.messages import HumanMessage, ToolMessage
+
+from graph.providers import describe_engine
+from graph.session import load_thread, new_thread, open_app, run_turn
+from graph.settings import load_settings
+from tests.fakes import openai_server as oai
+from tests.unit.helpers import calculator
+
+
+def _settings(server, tmp_path: Path, **extra: str):
+    env = {
+        "OPENAI_API_KEY": "sk-test",
+        "OPENAI_BASE_URL": f"{server.url}/v1",
+        "CHAT_MODEL": "fake-model",
+        "SUMMARY_MODEL": "fake-mini",
+        "LLM_MAX_RETRIES": "0",
+        "LLM_TIMEOUT_S": "5",
+        "CHAT_DB_PATH": str(tmp_path / "chat.sqlite"),
+    }
+    env.update(extra)
+    return load_settings(env)
+
+
+def test_streaming_tool_call_and_server_error(http_server, tmp_path: Path) -> None:
+    script = [
+        oai.text("안녕하세요, 무엇을 도와드릴까요?"),
+        oai.tool("calculator", {"expression": "2+3"}),
+        oai.text("2+3은 5입니다."),
+        oai.status(500),
+        oai.text("다시 정상입니다."),
+    ]
+    bodies = oai.install(
+        http_server, script, summary=lambda body: "사용자가 인사하고 2+3을 계산했다."
+    )
+    settings = _settings(http_server, tmp_path)
+    assert describe_engine(settings).kind == "compatible"
+    app = open_app(settings, tools=[calculator], approval_required=frozenset())
+    thread = new_thread(app)
+
+    tokens: list[str] = []
+    out = run_turn(app, thread, "안녕", turn_count=1, compression_rate=0.3, on_token=tokens.append)
+    assert out.answer == "안녕하세요, 무엇을 도와드릴까요?"
+    assert len(tokens) >= 3 and "".join(tokens) == out.answer  # streamed, not one block
+    assert http_server.requests[0].headers["authorization"] == "Bearer sk-test"
+    assert bodies[0]["model"] == "fake-model" and bodies[0]["stream"] is True
+    assert bodies[0]["tools"][0]["function"]["name"] == "calculator"
+
+    out = run_turn(app, thread, "2+3 계산", turn_count=2, compression_rate=0.3)
+    assert out.answer == "2+3은 5입니다."
+    sent = bodies[2]["messages"]
+    assert sent[-1] == {"role": "tool", "content": "5", "tool_call_id": "call_1"}
+
+    out = run_turn(app, thread, "에러 나 봐", turn_count=3, compression_rate=0.3)
+    assert out.error_code == "LLM_SERVER_ERROR"
+    assert "LLM_SERVER_ERROR" in out.answer
+
+    out = run_turn(app, thread, "다시", turn_count=4, compression_rate=0.3)
+    assert out.answer == "다시 정상입니다."
+    view = load_thread(app, thread)
+    humans = [m.content for _, t in view.turns for m in t if isinstance(m, HumanMessage)]
+    assert humans == ["안녕", "2+3 계산", "에러 나 봐", "다시"]
+    assert any(isinstance(m, ToolMessage) for _, t in view.turns for m in t)
+    assert view.errors[-1]["code"] == "LLM_SERVER_ERROR"
+    assert view.summary_history[0]["summary"] == "사용자가 인사하고 2+3을 계산했다."
+
+
+def test_llm_summary_is_held_to_its_target(http_server, tmp_path: Path) -> None:
+    replies = iter(["가" * 400, "짧은 요약입니다. " * 6])  # far too long, then about right
+
+    def summary(body):
+        return next(replies)
+
+    bodies = oai.install(
+        http_server, [oai.text(f"답변 {i}번입니다. " * 10) for i in range(1, 5)], summary
+    )
+    app = open_app(_settings(http_server, tmp_path), tools=[], approval_required=frozenset())
+    thread = new_thread(app)
+    for turn in range(1, 5):
+        run_turn(
+            app,
+            thread,
+            f"질문 {turn}번입니다. 자세히 알려주세요.",
+            turn_count=turn,
+            compression_rate=0.3,
+        )
+    view = load_thread(app, thread)
+    entry = view.summary_history[0]
+    target = int(entry["original_chars"] * 0.3)
+    assert view.summary_meta[0]["model_calls"] == 2
+    assert view.summary_meta[0]["target_chars"] == target
+    assert entry["summary_chars"] == len(entry["summary"]) <= int(target * 1.25)
+    summary_calls = [b for b in bodies if b["model"] == "fake-mini"]
+    assert len(summary_calls) == 2
+    assert f"{400}자" in summary_calls[1]["messages"][-1]["content"]  # told the measured length

@@ -1,0 +1,117 @@
+"""The conversation survives a restart; a locked or corrupt database loses nothing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graph.errors import InputError
+from graph.graph import build_graph
+from graph.persistence import StorageError, open_persistence
+from graph.session import (
+    ChatApp,
+    export_thread,
+    load_thread,
+    new_thread,
+    open_app,
+    run_turn,
+    threads,
+)
+from graph.settings import load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_WRITER = """
+import json, sys
+from graph.session import open_app, new_thread, run_turn
+from graph.settings import load_settings
+app = open_app(load_settings({"CHAT_DB_PATH": sys.argv[1]}), tools=[], approval_required=frozenset())
+thread = new_thread(app)
+for turn in range(1, 8):
+    run_turn(app, thread, f"기록 {turn}: 예산 {turn * 100}만원", turn_count=turn, compression_rate=0.3)
+print(json.dumps({"thread": thread}))
+"""
+
+
+def test_conversation_comes_back_in_a_new_process(tmp_path: Path) -> None:
+    db = tmp_path / "chat.sqlite"
+    out = subprocess.run(
+        [sys.executable, "-c", _WRITER, str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    thread = json.loads(out.stdout)["thread"]
+    app = open_app(
+        load_settings({"CHAT_DB_PATH": str(db)}), tools=[], approval_required=frozenset()
+    )
+    view = load_thread(app, thread)
+    assert view.turn_count == 7
+    assert [e["turns"] for e in view.summary_history] == [[1, 2, 3], [4, 5, 6]]
+    assert [n for n, _ in view.turns] == list(range(1, 8))
+    assert view.turns[0][1][0].content == "기록 1: 예산 100만원"
+    assert [t["thread_id"] for t in threads(app)] == [thread]
+    run_turn(app, thread, "이어서", turn_count=8, compression_rate=0.3)
+    assert load_thread(app, thread).turn_count == 8
+
+
+def test_corrupt_database_is_moved_aside_and_a_new_one_starts(tmp_path: Path) -> None:
+    db = tmp_path / "chat.sqlite"
+    db.write_bytes(b"this is not a database" * 100)
+    persistence = open_persistence(db)
+    assert "damaged" in persistence.notice
+    aside = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+    assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not")
+    app = ChatApp(
+        build_graph(
+            persistence.saver,
+            store=persistence.store,
+            settings=load_settings({}),
+            tools=[],
+            approval_required=frozenset(),
+        ),
+        persistence,
+        load_settings({}),
+    )
+    thread = new_thread(app)
+    assert run_turn(app, thread, "안녕", turn_count=1, compression_rate=0.3).answer
+
+
+def test_locked_database_gives_a_clear_error_and_keeps_the_conversation(tmp_path: Path) -> None:
+    db = tmp_path / "chat.sqlite"
+    settings = load_settings({"CHAT_DB_PATH": str(db)})
+    persistence = open_persistence(db, busy_timeout_s=0.2)
+    app = ChatApp(
+        build_graph(
+            persistence.saver,
+            store=persistence.store,
+            settings=settings,
+            tools=[],
+            approval_required=frozenset(),
+        ),
+        persistence,
+        settings,
+    )
+    thread = new_thread(app)
+    run_turn(app, thread, "첫 메시지", turn_count=1, compression_rate=0.3)
+    before = export_thread(app, thread)
+
+    other = sqlite3.connect(str(db), isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        with pytest.raises(StorageError, match="could not be saved"):
+            run_turn(app, thread, "두 번째", turn_count=2, compression_rate=0.3)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert export_thread(app, thread)["turns"] == before["turns"]
+    with pytest.raises(InputError):
+        run_turn(app, thread, "   ", turn_count=2, compression_rate=0.3)
+    run_turn(app, thread, "두 번째", turn_count=2, compression_rate=0.3)
+    assert load_thread(app, thread).turn_count == 2

@@ -1,0 +1,30 @@
+"""Every prompt template has the placeholders its callers fill."""
+
+from __future__ import annotations
+
+import pytest
+
+from prompt import TEMPLATES, get_prompt, placeholders
+
+EXPECTED = {
+    "system.base": set(),
+    "system.summaries_header": set(),
+    "system.summary_line": {"start", "end", "summary"},
+    "system.documents_header": {"documents"},
+    "summary.generate": {"turn_label", "target_chars", "conversation"},
+    "summary.retry": {"actual_chars", "target_chars", "summary"},
+    "summary.digest": {"turn_label", "target_chars", "summaries"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(TEMPLATES))
+def test_placeholders(name: str) -> None:
+    assert placeholders(TEMPLATES[name]) == EXPECTED[name]
+
+
+def test_get_prompt_refuses_missing_or_extra_values() -> None:
+    assert get_prompt("system.summary_line", start=1, end=3, summary="s") == "[1-3턴] s"
+    with pytest.raises(KeyError):
+        get_prompt("system.summary_line", start=1, end=3)
+    with pytest.raises(KeyError):
+        get_prompt("system.base", extra=1)

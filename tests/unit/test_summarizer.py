@@ -1,0 +1,96 @@
+"""Summary length rules: extractive within +-10%, LLM asked again past 25%, then trimmed."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from graph.summarizer import ExtractiveSummarizer, LLMSummarizer, trim_at_sentence
+from graph.turns import original_chars
+from tests.fakes.chat import ScriptedModel
+
+KO = [
+    HumanMessage(
+        "안녕하세요. 저는 김하늘이고 마케팅팀에서 일합니다. 다음 달 제주 워크숍을 준비하고 있어요."
+    ),
+    AIMessage("반갑습니다, 김하늘 님. 제주 워크숍 준비를 도와드릴게요. 날짜와 인원이 정해졌나요?"),
+    HumanMessage("2025년 5월 14일부터 16일까지, 인원은 23명이고 예산은 1,200만원입니다."),
+    AIMessage(
+        "", tool_calls=[{"name": "calculator", "args": {"expression": "12000000/23"}, "id": "c1"}]
+    ),
+    ToolMessage("521739.13", tool_call_id="c1", name="calculator"),
+    AIMessage(
+        "1인당 약 52만 1739원입니다. 항공권은 인당 15만원 정도로 잡으면 숙박과 식비에 37만원 정도가 남습니다. 숙소는 서귀포 쪽이 조용하고 회의실이 있는 곳이 많습니다."
+    ),
+    HumanMessage("좋아요. 숙소는 서귀포로 하고, 첫날 저녁은 흑돼지 식당으로 예약해 주세요."),
+    AIMessage(
+        "알겠습니다. 서귀포 숙소 후보 세 곳과 흑돼지 식당 두 곳을 정리해 드리겠습니다. 예약은 5월 1일 전에 확정하는 것이 좋습니다."
+    ),
+]
+EN = [
+    HumanMessage(
+        "My name is Dana Park and I manage the Berlin office. We move to a new floor on March 3."
+    ),
+    AIMessage(
+        "Thanks, Dana. For the March 3 move, do you need a checklist for IT equipment and desks?"
+    ),
+    HumanMessage("Yes, we have 41 desks and 12 printers. The budget is 8,500 euros."),
+    AIMessage(
+        "Here is a plan: label the 41 desks by team, book movers for March 2, and ask IT to move the 12 printers last. 8,500 euros covers movers and two days of overtime."
+    ),
+]
+
+
+@pytest.mark.parametrize("messages", [KO, EN], ids=["ko", "en"])
+@pytest.mark.parametrize("rate", [0.1, 0.15, 0.2, 0.3, 0.4, 0.5])
+def test_extractive_lands_within_ten_percent(messages, rate) -> None:
+    target = int(original_chars(messages) * rate)
+    text = ExtractiveSummarizer().summarize(messages, target, turn_label="1-3턴").text
+    assert target * 0.9 <= len(text) <= target * 1.1, (len(text), target, text)
+
+
+def test_extractive_keeps_numbers_names_and_dates() -> None:
+    target = int(original_chars(KO) * 0.3)
+    text = ExtractiveSummarizer().summarize(KO, target, turn_label="1-3턴").text
+    kept = [fact for fact in ("김하늘", "5월 14일", "23명", "1,200만원") if fact in text]
+    assert len(kept) >= 3, text
+    assert text.startswith("사용자:")
+
+
+def test_extractive_handles_empty_and_tiny_input() -> None:
+    assert ExtractiveSummarizer().summarize([], 10, turn_label="").text == ""
+    text = (
+        ExtractiveSummarizer()
+        .summarize([HumanMessage("안녕"), AIMessage("네")], 1, turn_label="")
+        .text
+    )
+    assert len(text) <= 1
+
+
+def test_llm_summary_within_tolerance_is_kept_as_is() -> None:
+    model = ScriptedModel(["가" * 95])
+    result = LLMSummarizer(model).summarize(KO, 100, turn_label="1-3턴")
+    assert result.text == "가" * 95 and result.attempts == 1
+    prompt = model.calls[0][0].content
+    assert "100자" in prompt and "김하늘" in prompt and "calculator" in prompt
+
+
+def test_llm_summary_far_off_is_asked_again_with_the_measured_length() -> None:
+    model = ScriptedModel(["나" * 300, "다" * 105])
+    result = LLMSummarizer(model).summarize(KO, 100, turn_label="1-3턴")
+    assert result.attempts == 2 and result.text == "다" * 105
+    assert "300자" in model.calls[1][0].content
+
+
+def test_llm_summary_still_too_long_is_trimmed_at_a_sentence() -> None:
+    long = "첫 문장은 여기까지입니다. " * 20
+    model = ScriptedModel([long, long])
+    result = LLMSummarizer(model).summarize(KO, 60, turn_label="1-3턴")
+    assert len(result.text) <= 75
+    assert result.text.endswith("입니다.")
+
+
+def test_trim_at_sentence_cuts_words_only_when_one_sentence_is_too_long() -> None:
+    assert trim_at_sentence("Short one. Another one here.", 12) == "Short one."
+    cut = trim_at_sentence("averyveryverylongsentence without any stop at all", 20)
+    assert len(cut) <= 20 and cut.endswith("…")
