@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.store.base import BaseStore, GetOp, Item, PutOp
 
 THREADS = ("threads",)
@@ -19,6 +19,57 @@ THREADS = ("threads",)
 
 def _archive_ns(thread_id: str) -> tuple[str, ...]:
     return ("archive", thread_id)
+
+
+def _stats_ns(thread_id: str) -> tuple[str, ...]:
+    return ("context_stats", thread_id)
+
+
+def _meta_ns(thread_id: str) -> tuple[str, ...]:
+    return ("summary_meta", thread_id)
+
+
+def pack_message(msg: BaseMessage) -> dict[str, Any]:
+    """A compact plain-dict form of a message: type, content and only the fields in use.
+
+    LangChain's `messages_to_dict` spends ~400 bytes of empty fields on every message; this
+    keeps the archive about as large as the text it holds.
+    """
+    packed: dict[str, Any] = {"t": msg.type, "c": msg.content}
+    if isinstance(msg, AIMessage):
+        if msg.tool_calls:
+            packed["tc"] = [
+                {"name": c["name"], "args": c["args"], "id": c["id"]} for c in msg.tool_calls
+            ]
+        if msg.response_metadata.get("error_code"):
+            packed["ec"] = msg.response_metadata["error_code"]
+    if isinstance(msg, ToolMessage):
+        packed.update(n=msg.name, tid=msg.tool_call_id, s=msg.status)
+        if msg.artifact:
+            packed["a"] = msg.artifact
+    return packed
+
+
+def unpack_message(packed: dict[str, Any]) -> BaseMessage:
+    """Rebuild a message packed by `pack_message`."""
+    kind, content, msg_id = packed["t"], packed["c"], None
+    if kind == "human":
+        return HumanMessage(content=content, id=msg_id)
+    if kind == "tool":
+        return ToolMessage(
+            content=content,
+            id=msg_id,
+            name=packed.get("n"),
+            tool_call_id=packed.get("tid", ""),
+            status=packed.get("s", "success"),
+            artifact=packed.get("a"),
+        )
+    if kind == "system":
+        return SystemMessage(content=content, id=msg_id)
+    meta = {"error_code": packed["ec"]} if "ec" in packed else {}
+    return AIMessage(
+        content=content, id=msg_id, tool_calls=packed.get("tc", []), response_metadata=meta
+    )
 
 
 def _key(turn: int) -> str:
@@ -34,7 +85,7 @@ def archive_turns(
             PutOp(
                 _archive_ns(thread_id),
                 _key(first_turn + i),
-                {"turn": first_turn + i, "messages": messages_to_dict(list(turn))},
+                {"turn": first_turn + i, "messages": [pack_message(m) for m in turn]},
                 index=False,
             )
             for i, turn in enumerate(turns)
@@ -49,13 +100,45 @@ def load_archived(
     if last < first:
         return []
     items = store.batch([GetOp(_archive_ns(thread_id), _key(t)) for t in range(first, last + 1)])
-    return [messages_from_dict(item.value["messages"]) for item in items if isinstance(item, Item)]
+    return [
+        [unpack_message(m) for m in item.value["messages"]]
+        for item in items
+        if isinstance(item, Item)
+    ]
+
+
+def record_context_stats(store: BaseStore, thread_id: str, stats: dict[str, Any]) -> None:
+    """Keep one turn's context size (what the model got vs. the transcript without summaries)."""
+    store.put(_stats_ns(thread_id), _key(int(stats["turn"])), stats, index=False)
+
+
+def record_summary_meta(store: BaseStore, thread_id: str, meta: dict[str, Any]) -> None:
+    """Keep what a summary cost (calls, ms, tokens, target), keyed by its first turn."""
+    store.put(_meta_ns(thread_id), _key(int(meta["turns"][0])), meta, index=False)
+
+
+def _all(store: BaseStore, namespace: tuple[str, ...]) -> list[dict[str, Any]]:
+    items = store.search(namespace, limit=100_000)
+    return [dict(item.value) for item in sorted(items, key=lambda item: item.key)]
+
+
+def load_context_stats(store: BaseStore, thread_id: str) -> list[dict[str, Any]]:
+    """Context sizes of every turn, oldest first."""
+    return _all(store, _stats_ns(thread_id))
+
+
+def load_summary_meta(store: BaseStore, thread_id: str) -> list[dict[str, Any]]:
+    """Costs of every summary, oldest first."""
+    return _all(store, _meta_ns(thread_id))
 
 
 def delete_archive(store: BaseStore, thread_id: str, turns: int) -> None:
-    """Delete a thread's archived turns 1..turns."""
+    """Delete a thread's archived turns 1..turns, its context stats and summary costs."""
     for turn in range(1, turns + 1):
         store.delete(_archive_ns(thread_id), _key(turn))
+    for namespace in (_stats_ns(thread_id), _meta_ns(thread_id)):
+        for item in store.search(namespace, limit=100_000):
+            store.delete(namespace, item.key)
 
 
 def register_thread(store: BaseStore, thread_id: str, title: str = "") -> dict[str, Any]:

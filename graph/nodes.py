@@ -18,7 +18,7 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from graph.archive import archive_turns
+from graph.archive import archive_turns, record_context_stats, record_summary_meta
 from graph.context import ContextStats, build_context, context_chars, covered_turns, message_chars
 from graph.errors import ErrorCode
 from graph.state import ChatState
@@ -97,7 +97,6 @@ def make_summary_node(summarizer: Summarizer) -> Node:
         thread_id = state.get("session_id", "")
         archived = state.get("archived_turns", 0)
         completed, _ = split_turns(state["messages"])
-        meta = list(state.get("summary_meta", []))
         removals: list[BaseMessage] = []
         errors: list[dict[str, Any]] = []
         for block in range(done_blocks, due_blocks):
@@ -133,23 +132,22 @@ def make_summary_node(summarizer: Summarizer) -> Node:
                     "summary": result.text,
                 }
             )
-            meta.append(
-                {
-                    "turns": [start, start + 2],
-                    "target_chars": target,
-                    "model_calls": result.attempts,
-                    "elapsed_ms": result.elapsed_ms,
-                    "input_tokens": result.input_tokens,
-                    "output_tokens": result.output_tokens,
-                    "summarizer": summarizer.name,
-                    "made_at_turn": turn,
-                }
-            )
+            meta = {
+                "turns": [start, start + 2],
+                "target_chars": target,
+                "model_calls": result.attempts,
+                "elapsed_ms": result.elapsed_ms,
+                "input_tokens": result.input_tokens,
+                "output_tokens": result.output_tokens,
+                "summarizer": summarizer.name,
+                "made_at_turn": turn,
+            }
             if runtime.store is not None:
+                record_summary_meta(runtime.store, thread_id, meta)
                 archive_turns(runtime.store, thread_id, start, block_turns)
                 removals.extend(RemoveMessage(id=m.id) for m in block_messages if m.id)
                 archived = start + SUMMARY_EVERY - 1
-        update: dict[str, Any] = {"summary_history": history, "summary_meta": meta}
+        update: dict[str, Any] = {"summary_history": history}
         if removals:
             update["messages"] = removals
             update["archived_turns"] = archived
@@ -163,7 +161,7 @@ def make_summary_node(summarizer: Summarizer) -> Node:
 def make_llm_node(model: BaseChatModel, max_tool_rounds: int) -> Node:
     """llm_node: build the context, call the model; on any failure answer with the fallback."""
 
-    def llm_node(state: ChatState) -> dict[str, Any]:
+    def llm_node(state: ChatState, runtime: Runtime) -> dict[str, Any]:
         messages = state["messages"]
         turn = state["turn_count"]
         history = state.get("summary_history", [])
@@ -198,11 +196,9 @@ def make_llm_node(model: BaseChatModel, max_tool_rounds: int) -> Node:
             context_messages=len(context),
             full_chars=context_chars(context[:1]) + prior + context_chars(current),
         )
-        log_ = [e for e in state.get("context_log", []) if e["turn"] != turn]
-        update: dict[str, Any] = {
-            "messages": [response],
-            "context_log": [*log_, stats.as_dict()],
-        }
+        if runtime.store is not None:
+            record_context_stats(runtime.store, state.get("session_id", ""), stats.as_dict())
+        update: dict[str, Any] = {"messages": [response], "last_context": stats.as_dict()}
         if not response.tool_calls:
             update["transcript_chars"] = prior + sum(message_chars(m) for m in [*current, response])
         if len(errors) != len(state.get("errors", [])):

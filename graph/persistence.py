@@ -91,7 +91,10 @@ def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S
         notice = f"The database {path} was damaged; it was moved to {aside} and a new one started."
         log.warning(notice)
     try:
-        saver = SqliteSaver(_connect(path, busy_timeout_s))
+        first = _connect(path, busy_timeout_s)
+        # Pages freed by pruning go back to the OS (only takes effect on a new file).
+        first.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        saver = SqliteSaver(first)
         saver.setup()
         store = SqliteStore(_connect(path, busy_timeout_s, autocommit=True))
         store.setup()
@@ -123,7 +126,10 @@ def prune_checkpoints(saver: SqliteSaver, thread_id: str) -> int:
             "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?",
             (thread_id, latest),
         )
-        return int(cur.rowcount)
+        deleted = int(cur.rowcount)
+    if deleted:
+        saver.conn.execute("PRAGMA incremental_vacuum")
+    return deleted
 
 
 def database_bytes(path: str | Path) -> int:

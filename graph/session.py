@@ -23,6 +23,8 @@ from graph.archive import (
     get_thread,
     list_threads,
     load_archived,
+    load_context_stats,
+    load_summary_meta,
     register_thread,
     update_thread,
 )
@@ -218,7 +220,12 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | No
     config = _config(thread_id, app.settings)
     outcome = TurnOutcome()
     with _storage_errors():
-        parts: Any = app.graph.stream(payload, config, stream_mode=["messages", "updates"])
+        # One checkpoint per turn: the turn is the unit the user sees, and older checkpoints
+        # are pruned anyway. A pause for approval or an error still persists ("exit" writes
+        # on interrupt and on exceptions); only a hard kill mid-turn loses that turn.
+        parts: Any = app.graph.stream(
+            payload, config, stream_mode=["messages", "updates"], durability="exit"
+        )
         for mode, chunk in parts:
             if mode == "messages":
                 piece, meta = chunk
@@ -263,8 +270,8 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         turn_count=int(values.get("turn_count", 0)),
         compression_rate=float(values.get("compression_rate", app.settings.default_rate)),
         summary_history=list(values.get("summary_history", [])),
-        summary_meta=list(values.get("summary_meta", [])),
-        context_log=list(values.get("context_log", [])),
+        summary_meta=load_summary_meta(app.persistence.store, thread_id),
+        context_log=load_context_stats(app.persistence.store, thread_id),
         errors=list(values.get("errors", [])),
         turns=turns,
         first_turn_shown=first,

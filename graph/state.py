@@ -39,8 +39,6 @@ class ChatState(TypedDict, total=False):
     """The thread id."""
     summary_history: list[SummaryEntry]
     """Every summary made, oldest first, with the seed's fields only."""
-    summary_meta: list[dict[str, Any]]
-    """Per summary (same order): target_chars, attempts, model calls, ms, tokens if known."""
     turn_count: int
     """Current turn number; app.py increments it before invoking the graph."""
     compression_rate: float
@@ -49,8 +47,9 @@ class ChatState(TypedDict, total=False):
     """Turns whose messages moved from `messages` to the archive (always a prefix)."""
     transcript_chars: int
     """Characters of all completed turns: what the context would hold with no summaries."""
-    context_log: list[dict[str, Any]]
-    """Per turn: turn, context_chars, context_messages, full_chars (without summaries)."""
+    last_context: dict[str, Any]
+    """This turn's context size: turn, context_chars, context_messages, full_chars (without
+    summaries). Every turn's figures are also kept in the store for the chart."""
     errors: list[dict[str, Any]]
     """Errors recorded on the way: turn, node, code (ErrorCode), message."""
     route: str
