@@ -1,0 +1,205 @@
+"""Streamlit entry point: `streamlit run app.py`.
+
+Thin wiring only: session state is set up once, `turn_count` is incremented when a user
+message arrives, the cached graph runs the turn, and `component/` renders what the
+checkpointed state holds.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from component.chat import StreamingAnswer, render_approval, render_history
+from component.i18n import t
+from component.sidebar import render_engine, render_language, render_rate_slider, render_threads
+from component.summary_panel import render_summary_panel
+from graph.errors import InputError
+from graph.persistence import StorageError
+from graph.providers import describe_engine
+from graph.session import (
+    ChatApp,
+    check_message,
+    delete_thread,
+    export_thread,
+    load_thread,
+    new_thread,
+    open_app,
+    preview_next_context,
+    rename_thread,
+    resume_turn,
+    run_turn,
+    threads,
+)
+from graph.settings import load_settings
+
+PAGE_TURNS = 20
+"""Turns drawn at first; 'show earlier' adds this many more."""
+
+
+@st.cache_resource(show_spinner=False)
+def get_app() -> ChatApp:
+    """The compiled graph on the SQLite database, built once per server process."""
+    return open_app(load_settings())
+
+
+def _thread_id(app: ChatApp) -> str:
+    """The thread in the URL (?thread=...), else the newest one, else a new one."""
+    wanted = st.query_params.get("thread")
+    known = {str(r["thread_id"]) for r in threads(app)}
+    if wanted in known:
+        return str(wanted)
+    listed = threads(app)
+    thread = str(listed[0]["thread_id"]) if listed else new_thread(app)
+    st.query_params["thread"] = thread
+    return thread
+
+
+def _switch(thread: str) -> None:
+    st.query_params["thread"] = thread
+
+
+def main() -> None:
+    """Render the page and handle one user action."""
+    st.set_page_config(page_title="Context Chat", page_icon="📝", layout="wide")
+    st.session_state.setdefault("lang", load_settings().language)
+    st.session_state.setdefault("shown_turns", {})
+    lang = st.session_state["lang"]
+    app = get_app()
+    if app.persistence.notice:
+        st.warning(t("storage_notice", lang, msg=app.persistence.notice))
+    thread = _thread_id(app)
+    view = load_thread(
+        app, thread, recent_turns=st.session_state["shown_turns"].get(thread, PAGE_TURNS)
+    )
+
+    def on_new() -> None:
+        _switch(new_thread(app))
+
+    def on_rename(target: str, title: str) -> None:
+        try:
+            rename_thread(app, target, title)
+        except InputError as exc:
+            st.session_state["flash"] = str(exc)
+
+    def on_delete(target: str) -> None:
+        delete_thread(app, target)
+        st.query_params.pop("thread", None)
+
+    def on_more() -> None:
+        shown = st.session_state["shown_turns"]
+        shown[thread] = shown.get(thread, PAGE_TURNS) + PAGE_TURNS
+
+    def on_language(code: str) -> None:
+        st.session_state["lang"] = code
+
+    with st.sidebar:
+        rate = render_rate_slider(thread, view.compression_rate, lang)
+        render_threads(
+            threads(app),
+            thread,
+            lang,
+            on_new=on_new,
+            on_switch=_switch,
+            on_rename=on_rename,
+            on_delete=on_delete,
+        )
+        engine = describe_engine(app.settings)
+        render_engine(
+            engine.label, engine.kind == "offline", engine.summary_model, _tools(app), lang
+        )
+        render_language(lang, on_language)
+
+    chat_col, panel_col = st.columns([3, 2], gap="large")
+    with chat_col:
+        st.title(t("title", lang))
+        if "flash" in st.session_state:
+            st.warning(st.session_state.pop("flash"))
+        render_history(view.turns, view.first_turn_shown, lang, on_more)
+        if view.pending:
+            render_approval(
+                view.pending, lang, lambda action, args: _decide(app, thread, action, args)
+            )
+
+    prompt = st.chat_input(t("input", lang))
+    if prompt is not None:
+        with chat_col:
+            _send(app, thread, prompt, view.turn_count + 1, rate, lang, bool(view.pending))
+        st.rerun()
+
+    with panel_col:
+        nxt = preview_next_context(view)
+        render_summary_panel(
+            history=view.summary_history,
+            meta=view.summary_meta,
+            rate=rate,
+            next_messages=nxt.messages,
+            next_chars=nxt.chars,
+            summarize_first=nxt.summarize_first,
+            context_log=view.context_log,
+            route=view.route,
+            retrieved=view.retrieved,
+            errors=view.errors,
+            export_json=json.dumps(export_thread(app, thread), ensure_ascii=False, indent=1),
+            export_name=f"{thread}.json",
+            lang=lang,
+            on_import=lambda data: _import(app, data, rate, lang),
+        )
+
+
+def _send(
+    app: ChatApp, thread: str, text: str, turn_count: int, rate: float, lang: str, paused: bool
+) -> None:
+    """Run one turn, streaming tokens; bad input or storage trouble becomes a message."""
+    try:
+        message = check_message(app, text)
+    except InputError as exc:
+        st.session_state["flash"] = t("empty", lang) if not text.strip() else str(exc)
+        return
+    if paused:
+        st.session_state["flash"] = t("pending_block", lang)
+        return
+    with st.chat_message("user"):
+        st.markdown(message)
+    try:
+        run_turn(
+            app,
+            thread,
+            message,
+            turn_count=turn_count,
+            compression_rate=rate,
+            on_token=StreamingAnswer(),
+        )
+    except (InputError, StorageError) as exc:
+        st.session_state["flash"] = f"{exc}\n\n> {message[:500]}"
+
+
+def _decide(app: ChatApp, thread: str, action: str, args: dict | None) -> None:
+    try:
+        resume_turn(app, thread, action, args)
+    except (InputError, StorageError) as exc:
+        st.session_state["flash"] = str(exc)
+
+
+def _import(app: ChatApp, data: bytes, rate: float, lang: str) -> None:
+    from graph.replay import import_transcript, parse_transcript
+
+    try:
+        turns = parse_transcript(data)
+        thread = import_transcript(app, turns, rate)
+    except (ValueError, StorageError) as exc:
+        st.session_state["flash"] = str(exc)
+        return
+    st.session_state["flash"] = t("import_done", lang, n=len(turns))
+    _switch(thread)
+    st.rerun()
+
+
+def _tools(app: ChatApp) -> dict[str, str | None]:
+    from graph.tools import tool_availability
+
+    return tool_availability(app.settings)
+
+
+main()

@@ -1,0 +1,1 @@
+"""Streamlit rendering: sidebar, chat column, summary panel, interface strings."""

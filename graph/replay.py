@@ -54,13 +54,18 @@ class ReplayModel(BaseChatModel):
 
 def load_transcript(path: Path) -> list[dict[str, str]]:
     """Read and check a transcript file; raise ValueError with a clear message if malformed."""
+    return parse_transcript(path.read_bytes(), str(path))
+
+
+def parse_transcript(raw: bytes | str, name: str = "the transcript") -> list[dict[str, str]]:
+    """Parse `{"turns": [{"user", "assistant"}, ...]}`; raise ValueError if malformed."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not valid JSON: {exc}") from exc
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{name} is not valid JSON: {exc}") from exc
     turns = data.get("turns") if isinstance(data, dict) else None
     if not isinstance(turns, list) or not turns:
-        raise ValueError(f'{path} must look like {{"turns": [{{"user": ..., "assistant": ...}}]}}')
+        raise ValueError(f'{name} must look like {{"turns": [{{"user": ..., "assistant": ...}}]}}')
     for i, turn in enumerate(turns, 1):
         if not isinstance(turn, dict) or not isinstance(turn.get("user"), str):
             raise ValueError(f"turn {i} needs a 'user' string")
@@ -117,6 +122,27 @@ def replay(
         "transcript_chars": len(transcript),
         "transcript_bytes": len(transcript.encode("utf-8")),
     }
+
+
+def import_transcript(app: ChatApp, turns: Sequence[dict[str, str]], rate: float) -> str:
+    """Replay `turns` into a new thread of a running app's database; return the thread id."""
+    from graph.graph import build_graph
+    from graph.session import ChatApp as _ChatApp
+
+    model = ReplayModel(answers=[t["assistant"] for t in turns])
+    graph = build_graph(
+        app.persistence.saver,
+        store=app.persistence.store,
+        settings=app.settings,
+        model=model,
+        tools=[],
+        approval_required=frozenset(),
+    )
+    replayer = _ChatApp(graph=graph, persistence=app.persistence, settings=app.settings)
+    thread_id = new_thread(replayer, title=f"import ({len(turns)} turns)")
+    for _ in replay_turns(replayer, thread_id, turns, rate):
+        pass
+    return thread_id
 
 
 def _environ() -> dict[str, str]:

@@ -1,0 +1,115 @@
+"""Chat column: turns redrawn from the checkpointed state, tool steps, approvals, streaming."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from component.i18n import t
+
+
+def _text(msg: BaseMessage) -> str:
+    content = msg.content
+    if isinstance(content, str):
+        return content
+    return "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
+
+
+def render_turn(number: int, messages: Sequence[BaseMessage], lang: str) -> None:
+    """One turn: the user's message, then tool steps (collapsed) and the answer."""
+    results = {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
+    assistant: list[BaseMessage] = [m for m in messages if not isinstance(m, HumanMessage)]
+    for msg in messages:
+        if isinstance(msg, HumanMessage):
+            with st.chat_message("user"):
+                st.markdown(_text(msg))
+    if not assistant:
+        return
+    with st.chat_message("assistant"):
+        for msg in assistant:
+            if isinstance(msg, AIMessage) and msg.tool_calls:
+                for call in msg.tool_calls:
+                    with st.expander(t("tool_step", lang, name=call["name"]), expanded=False):
+                        st.code(
+                            json.dumps(call["args"], ensure_ascii=False, indent=1), language="json"
+                        )
+                        result = results.get(call["id"] or "")
+                        if result is not None:
+                            decision = (
+                                (result.artifact or {}).get("decision")
+                                if isinstance(result.artifact, dict)
+                                else None
+                            )
+                            if decision and decision not in ("auto",):
+                                st.caption(f"decision: {decision}")
+                            st.text(_text(result)[:4000])
+            elif isinstance(msg, AIMessage):
+                st.markdown(_text(msg))
+                code = msg.response_metadata.get("error_code")
+                if code:
+                    st.error(t("error_code", lang, code=code), icon="⚠️")
+        st.caption(t("turn", lang, n=number))
+
+
+def render_history(
+    turns: Sequence[tuple[int, Sequence[BaseMessage]]],
+    first_shown: int,
+    lang: str,
+    on_show_earlier: Callable[[], None],
+) -> None:
+    """The most recent turns, with a button for earlier ones."""
+    if first_shown > 1:
+        st.button(
+            t("show_earlier", lang, n=first_shown - 1),
+            on_click=on_show_earlier,
+            key="show_earlier",
+        )
+    for number, messages in turns:
+        render_turn(number, messages, lang)
+
+
+def render_approval(
+    pending: dict[str, Any], lang: str, on_decide: Callable[[str, dict[str, Any] | None], None]
+) -> None:
+    """A paused tool call: show the code with Approve / Reject / Edit."""
+    with st.chat_message("assistant"):
+        st.warning(t("approval", lang))
+        st.caption(t("approval_help", lang))
+        args = dict(pending.get("args") or {})
+        code = str(args.get("code", json.dumps(args, ensure_ascii=False)))
+        st.code(code, language="python")
+        edited = st.text_area(
+            "code",
+            value=code,
+            key=f"edit_{pending.get('tool_call_id')}",
+            label_visibility="collapsed",
+        )
+        left, middle, right = st.columns(3)
+        left.button(
+            t("approve", lang),
+            key="approve",
+            on_click=on_decide,
+            args=("approve", None),
+            type="primary",
+        )
+        middle.button(t("reject", lang), key="reject", on_click=on_decide, args=("reject", None))
+        right.button(
+            t("edit", lang), key="edit", on_click=on_decide, args=("edit", {**args, "code": edited})
+        )
+
+
+class StreamingAnswer:
+    """Shows tokens as they arrive inside an assistant bubble."""
+
+    def __init__(self) -> None:
+        self._box = st.chat_message("assistant").empty()
+        self._text = ""
+
+    def __call__(self, token: str) -> None:
+        """Append a token and redraw."""
+        self._text += token
+        self._box.markdown(self._text + "▌")

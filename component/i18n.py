@@ -1,0 +1,129 @@
+"""Interface strings in Korean (default, as in the design) and English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = {"ko": "한국어", "en": "English"}
+
+_STRINGS: dict[str, dict[str, str]] = {
+    "title": {"ko": "요약하며 기억하는 채팅", "en": "A chat that shows how it remembers"},
+    "advanced": {"ko": "⚙️ 고급 설정", "en": "⚙️ Advanced settings"},
+    "rate": {"ko": "요약 압축률", "en": "Summary compression rate"},
+    "rate_help": {
+        "ko": "낮을수록 짧게 요약, 높을수록 상세하게 요약",
+        "en": "Lower gives shorter summaries, higher keeps more detail",
+    },
+    "rate_scale": {
+        "ko": "0.1 (짧게) · 0.3 (균형) · 0.5 (상세)",
+        "en": "0.1 short · 0.3 balanced · 0.5 detailed",
+    },
+    "rate_next": {
+        "ko": "변경한 압축률은 다음 요약부터 적용됩니다.",
+        "en": "A new rate applies from the next summary on.",
+    },
+    "threads": {"ko": "💬 대화 목록", "en": "💬 Conversations"},
+    "new_thread": {"ko": "새 대화", "en": "New conversation"},
+    "untitled": {"ko": "(제목 없음)", "en": "(untitled)"},
+    "rename": {"ko": "이름 바꾸기", "en": "Rename"},
+    "save": {"ko": "저장", "en": "Save"},
+    "delete": {"ko": "삭제", "en": "Delete"},
+    "delete_confirm": {
+        "ko": "이 대화와 요약을 모두 삭제합니다. 되돌릴 수 없습니다.",
+        "en": "This deletes the conversation and its summaries. It cannot be undone.",
+    },
+    "delete_yes": {"ko": "삭제 확인", "en": "Yes, delete"},
+    "engine": {"ko": "🤖 응답 엔진", "en": "🤖 Engine"},
+    "offline_note": {
+        "ko": "오프라인 엔진: 모델 가중치도 API 키도 없이 규칙으로 답합니다. 도구를 부르고, 대화 기록과 요약에서 찾아 인용합니다.",
+        "en": "Offline engine: no model weights and no API key. It calls tools and quotes the conversation and its summaries.",
+    },
+    "summary_by": {"ko": "요약: {name}", "en": "Summaries: {name}"},
+    "tools": {"ko": "🧰 도구", "en": "🧰 Tools"},
+    "language": {"ko": "언어", "en": "Language"},
+    "input": {"ko": "메시지를 입력하세요", "en": "Type a message"},
+    "empty": {
+        "ko": "빈 메시지는 보내지 않았습니다. 내용을 입력해 주세요.",
+        "en": "Empty message not sent; type something first.",
+    },
+    "show_earlier": {"ko": "이전 턴 더 보기 ({n}턴 숨김)", "en": "Show earlier turns ({n} hidden)"},
+    "turn": {"ko": "{n}턴", "en": "Turn {n}"},
+    "tool_step": {"ko": "🔧 {name} 호출", "en": "🔧 {name} call"},
+    "error_code": {"ko": "오류 코드: {code}", "en": "Error code: {code}"},
+    "approval": {
+        "ko": "⚠️ 코드 실행 승인이 필요합니다",
+        "en": "⚠️ Code execution needs your approval",
+    },
+    "approval_help": {
+        "ko": "아래 코드는 별도 프로세스에서 제한(시간·메모리·출력)을 두고 실행됩니다. 승인하기 전에는 실행되지 않습니다.",
+        "en": "The code below runs in a separate, limited process (time, memory, output). Nothing runs before you approve.",
+    },
+    "approve": {"ko": "승인하고 실행", "en": "Approve and run"},
+    "reject": {"ko": "거절", "en": "Reject"},
+    "edit": {"ko": "수정해서 실행", "en": "Run edited code"},
+    "pending_block": {
+        "ko": "승인 대기 중인 코드가 있어 새 메시지를 보낼 수 없습니다.",
+        "en": "Answer the pending approval before sending a new message.",
+    },
+    "panel": {"ko": "📝 대화 요약 히스토리", "en": "📝 Summary history"},
+    "current_rate": {"ko": "현재 압축률: {rate}", "en": "Current rate: {rate}"},
+    "no_summaries": {
+        "ko": "아직 요약이 없습니다. 4번째 턴에 1-3턴이 요약됩니다.",
+        "en": "No summaries yet. Turns 1-3 are summarized at turn 4.",
+    },
+    "card_title": {
+        "ko": "[{start}-{end}턴 요약] 압축률 {rate}",
+        "en": "[Turns {start}-{end}] rate {rate}",
+    },
+    "card_chars": {"ko": "{orig}자 → {summ}자", "en": "{orig} → {summ} chars"},
+    "card_target": {
+        "ko": "목표 {target}자 · 실제 {summ}자 ({pct}%)",
+        "en": "target {target} · actual {summ} chars ({pct}%)",
+    },
+    "card_cost": {
+        "ko": "비용: 모델 호출 {calls}회 · {ms}ms{tokens}",
+        "en": "cost: {calls} model calls · {ms} ms{tokens}",
+    },
+    "stats": {"ko": "📊 요약 통계", "en": "📊 Summary statistics"},
+    "stats_total": {
+        "ko": "총 요약: {n}개 ({turns}턴 압축)",
+        "en": "Summaries: {n} ({turns} turns compressed)",
+    },
+    "stats_chars": {
+        "ko": "원본: {orig}자 → 요약: {summ}자",
+        "en": "Original: {orig} → summary: {summ} chars",
+    },
+    "stats_saved": {"ko": "전체 압축률: {pct}% 절감", "en": "Overall: {pct}% saved"},
+    "next_context": {
+        "ko": "🔎 다음 턴에 모델이 보는 내용",
+        "en": "🔎 What the model sees next turn",
+    },
+    "next_size": {"ko": "{chars}자 · 메시지 {n}개", "en": "{chars} chars · {n} messages"},
+    "next_summarize": {
+        "ko": "다음 턴 시작 시 {start}-{end}턴이 먼저 요약됩니다 (아래는 요약 전 모습).",
+        "en": "At the next turn, turns {start}-{end} are summarized first (shown before that).",
+    },
+    "chart": {"ko": "📈 턴별 컨텍스트 크기", "en": "📈 Context size per turn"},
+    "chart_with": {"ko": "요약 사용", "en": "with summaries"},
+    "chart_without": {"ko": "요약 없이", "en": "without summaries"},
+    "download": {"ko": "⬇️ 대화 내보내기 (JSON)", "en": "⬇️ Export conversation (JSON)"},
+    "import": {
+        "ko": "⬆️ 대화 기록 가져오기 (replay JSON)",
+        "en": "⬆️ Import a transcript (replay JSON)",
+    },
+    "import_done": {
+        "ko": "{n}턴을 새 대화로 가져왔습니다.",
+        "en": "Imported {n} turns into a new conversation.",
+    },
+    "route": {"ko": "경로: {route}", "en": "Route: {route}"},
+    "passages": {"ko": "📚 이번 턴에 사용한 문서", "en": "📚 Passages used this turn"},
+    "errors": {"ko": "⚠️ 기록된 오류", "en": "⚠️ Recorded errors"},
+    "storage_notice": {"ko": "저장소 알림: {msg}", "en": "Storage notice: {msg}"},
+}
+
+
+def t(key: str, lang: str = "ko", **values: Any) -> str:
+    """The string `key` in `lang` (falls back to Korean), filled with `values`."""
+    entry = _STRINGS[key]
+    text = entry.get(lang) or entry["ko"]
+    return text.format(**values) if values else text

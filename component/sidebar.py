@@ -1,0 +1,88 @@
+"""Sidebar: compression slider, conversations, engine and tools, language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from component.i18n import LANGUAGES, t
+
+RATE_MIN, RATE_MAX, RATE_STEP = 0.1, 0.5, 0.05
+
+
+def render_rate_slider(thread_id: str, rate: float, lang: str) -> float:
+    """The seed's compression slider, kept per thread; returns the chosen rate."""
+    st.subheader(t("advanced", lang))
+    value = st.slider(
+        t("rate", lang),
+        min_value=RATE_MIN,
+        max_value=RATE_MAX,
+        value=min(RATE_MAX, max(RATE_MIN, rate)),
+        step=RATE_STEP,
+        help=t("rate_help", lang),
+        key=f"rate_{thread_id}",
+    )
+    st.caption(t("rate_scale", lang))
+    st.caption(t("rate_next", lang))
+    return round(float(value), 2)
+
+
+def render_threads(
+    threads: Sequence[Mapping[str, Any]],
+    current: str,
+    lang: str,
+    *,
+    on_new: Callable[[], None],
+    on_switch: Callable[[str], None],
+    on_rename: Callable[[str, str], None],
+    on_delete: Callable[[str], None],
+) -> None:
+    """Conversations, newest first: new, switch, rename, delete (with confirmation)."""
+    st.subheader(t("threads", lang))
+    st.button(t("new_thread", lang), on_click=on_new, use_container_width=True, key="new_thread")
+    for record in threads:
+        thread_id = str(record["thread_id"])
+        title = str(record.get("title") or t("untitled", lang))
+        st.button(
+            ("▶ " if thread_id == current else "") + title,
+            key=f"open_{thread_id}",
+            on_click=on_switch,
+            args=(thread_id,),
+            use_container_width=True,
+            type="primary" if thread_id == current else "secondary",
+        )
+    with st.expander(t("rename", lang) + " / " + t("delete", lang)):
+        title = st.text_input(t("rename", lang), key=f"title_{current}")
+        st.button(t("save", lang), key="rename_btn", on_click=lambda: on_rename(current, title))
+        st.caption(t("delete_confirm", lang))
+        st.button(t("delete_yes", lang), key="delete_btn", on_click=on_delete, args=(current,))
+
+
+def render_engine(
+    label: str, offline: bool, summary_by: str, tools: Mapping[str, str | None], lang: str
+) -> None:
+    """Which engine answers and which tools are active (and why the others are not)."""
+    st.subheader(t("engine", lang))
+    st.markdown(f"**{label}**")
+    if offline:
+        st.info(t("offline_note", lang))
+    st.caption(t("summary_by", lang, name=summary_by))
+    with st.expander(t("tools", lang)):
+        for name, reason in tools.items():
+            st.markdown(f"✅ `{name}`" if reason is None else f"⛔ `{name}` — {reason}")
+
+
+def render_language(lang: str, on_change: Callable[[str], None]) -> None:
+    """Interface language picker."""
+    codes = list(LANGUAGES)
+    choice = st.selectbox(
+        t("language", lang),
+        codes,
+        index=codes.index(lang) if lang in codes else 0,
+        format_func=LANGUAGES.__getitem__,
+        key="language_picker",
+    )
+    if choice != lang:
+        on_change(choice)

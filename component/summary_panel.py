@@ -1,0 +1,146 @@
+"""Right-hand panel: every summary with what it cost and saved, the next context, a chart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+from langchain_core.messages import BaseMessage
+
+from component.i18n import t
+
+
+def summary_stats(history: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Totals over `summary_history`: count, turns, original and summary chars, % saved."""
+    original = sum(int(e["original_chars"]) for e in history)
+    summarized = sum(int(e["summary_chars"]) for e in history)
+    return {
+        "count": len(history),
+        "turns": sum(int(e["turn_length"]) for e in history),
+        "original": original,
+        "summary": summarized,
+        "saved_pct": round(100 * (1 - summarized / original)) if original else 0,
+    }
+
+
+def render_card(entry: Mapping[str, Any], meta: Mapping[str, Any] | None, lang: str) -> None:
+    """One summary: turns and rate, original -> summary chars, target vs achieved, text, cost."""
+    turns = entry["turns"]
+    target = int(entry["original_chars"] * entry["compression_rate"])
+    with st.container(border=True):
+        st.markdown(
+            "**"
+            + t("card_title", lang, start=turns[0], end=turns[-1], rate=entry["compression_rate"])
+            + "**"
+        )
+        st.caption(t("card_chars", lang, orig=entry["original_chars"], summ=entry["summary_chars"]))
+        pct = round(100 * entry["summary_chars"] / target) if target else 100
+        st.caption(t("card_target", lang, target=target, summ=entry["summary_chars"], pct=pct))
+        st.write(entry["summary"])
+        if meta:
+            tokens = ""
+            if meta.get("input_tokens") is not None:
+                tokens = f" · tokens {meta['input_tokens']}→{meta['output_tokens']}"
+            st.caption(
+                t(
+                    "card_cost",
+                    lang,
+                    calls=meta.get("model_calls", 0),
+                    ms=round(float(meta.get("elapsed_ms", 0)), 1),
+                    tokens=tokens,
+                )
+            )
+
+
+def render_stats(history: Sequence[Mapping[str, Any]], lang: str) -> None:
+    """The seed's statistics block."""
+    stats = summary_stats(history)
+    st.markdown(f"**{t('stats', lang)}**")
+    st.text(
+        "\n".join(
+            [
+                t("stats_total", lang, n=stats["count"], turns=stats["turns"]),
+                t("stats_chars", lang, orig=f"{stats['original']:,}", summ=f"{stats['summary']:,}"),
+                t("stats_saved", lang, pct=stats["saved_pct"]),
+            ]
+        )
+    )
+
+
+def render_next_context(
+    messages: Sequence[BaseMessage], chars: int, summarize_first: Sequence[int], lang: str
+) -> None:
+    """The exact context the next model call receives."""
+    with st.expander(t("next_context", lang)):
+        st.caption(t("next_size", lang, chars=f"{chars:,}", n=len(messages)))
+        if summarize_first:
+            st.info(t("next_summarize", lang, start=summarize_first[0], end=summarize_first[-1]))
+        for msg in messages:
+            content = msg.content if isinstance(msg.content, str) else str(msg.content)
+            st.markdown(f"`{msg.type}` · {len(content)}")
+            st.text(content[:3000])
+
+
+def render_chart(context_log: Sequence[Mapping[str, Any]], lang: str) -> None:
+    """Context size per turn against the size it would have without summaries."""
+    if not context_log:
+        return
+    st.markdown(f"**{t('chart', lang)}**")
+    st.line_chart(
+        {
+            t("chart_with", lang): [int(e["context_chars"]) for e in context_log],
+            t("chart_without", lang): [int(e["full_chars"]) for e in context_log],
+        },
+        height=180,
+    )
+
+
+def render_summary_panel(
+    *,
+    history: Sequence[Mapping[str, Any]],
+    meta: Sequence[Mapping[str, Any]],
+    rate: float,
+    next_messages: Sequence[BaseMessage],
+    next_chars: int,
+    summarize_first: Sequence[int],
+    context_log: Sequence[Mapping[str, Any]],
+    route: str,
+    retrieved: Sequence[Mapping[str, Any]],
+    errors: Sequence[Mapping[str, Any]],
+    export_json: str,
+    export_name: str,
+    lang: str,
+    on_import: Callable[[bytes], None],
+) -> None:
+    """The whole right-hand panel of the chat tab."""
+    st.subheader(t("panel", lang))
+    st.caption(t("current_rate", lang, rate=rate))
+    if not history:
+        st.caption(t("no_summaries", lang))
+    meta_by_turn = {tuple(m["turns"])[0]: m for m in meta}
+    for entry in history:
+        render_card(entry, meta_by_turn.get(entry["turns"][0]), lang)
+    render_stats(history, lang)
+    render_next_context(next_messages, next_chars, summarize_first, lang)
+    render_chart(context_log, lang)
+    if route:
+        st.caption(t("route", lang, route=route))
+    if retrieved:
+        with st.expander(t("passages", lang)):
+            for passage in retrieved:
+                st.markdown(
+                    f"**{passage['source']} > {passage['heading']}** · {float(passage['score']):.2f}"
+                )
+                st.text(str(passage["text"])[:800])
+    if errors:
+        with st.expander(t("errors", lang)):
+            for error in errors[-10:]:
+                st.caption(f"#{error['turn']} {error['node']} {error['code']}: {error['message']}")
+    st.download_button(
+        t("download", lang), export_json, file_name=export_name, mime="application/json"
+    )
+    upload = st.file_uploader(t("import", lang), type=["json"], key="import_upload")
+    if upload is not None and st.session_state.get("imported") != upload.file_id:
+        st.session_state["imported"] = upload.file_id
+        on_import(upload.getvalue())

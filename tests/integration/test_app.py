@@ -1,0 +1,140 @@
+"""The Streamlit app through `streamlit.testing.v1.AppTest` (offline engine)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from graph.persistence import open_persistence
+from graph.settings import load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 60
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "chat.sqlite"
+    monkeypatch.setenv("CHAT_DB_PATH", str(path))
+    monkeypatch.setenv("CHAT_PROVIDER", "offline")
+    monkeypatch.setenv("INDEX_DIR", str(tmp_path / "index"))
+    st.cache_resource.clear()
+    yield path
+    st.cache_resource.clear()
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _say(at: AppTest, text: str) -> None:
+    at.chat_input[0].set_value(text).run()
+    assert not at.exception, at.exception
+
+
+def _texts(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown] + [c.value for c in at.caption]
+
+
+def _state(db: Path, thread: str) -> dict:
+    from graph.graph import build_graph
+
+    persistence = open_persistence(db)
+    try:
+        graph = build_graph(
+            persistence.saver, settings=load_settings({}), tools=[], approval_required=frozenset()
+        )
+        return dict(graph.get_state({"configurable": {"thread_id": thread}}).values)
+    finally:
+        persistence.close()
+
+
+def test_four_turns_make_one_card_with_the_right_numbers(db: Path) -> None:
+    at = _app()
+    for text in [
+        "안녕하세요. 저는 김하늘입니다.",
+        "다음 주 월요일 오후 3시에 회의가 있어요.",
+        "예산은 1,200만원으로 정했습니다.",
+        "회의가 언제라고 했죠?",
+    ]:
+        _say(at, text)
+    thread = (
+        at.query_params["thread"][0]
+        if isinstance(at.query_params["thread"], list)
+        else at.query_params["thread"]
+    )
+    entry = _state(db, thread)["summary_history"][0]
+    texts = _texts(at)
+    assert "**[1-3턴 요약] 압축률 0.3**" in texts
+    assert f"{entry['original_chars']}자 → {entry['summary_chars']}자" in texts
+    target = int(entry["original_chars"] * 0.3)
+    assert any(t.startswith(f"목표 {target}자 · 실제 {entry['summary_chars']}자") for t in texts)
+    assert entry["summary"] in texts
+    assert sum(1 for t in texts if re.match(r"\*\*\[\d+-\d+턴 요약\]", t)) == 1
+
+
+def test_slider_before_turn_7_applies_to_the_second_summary_only(db: Path) -> None:
+    at = _app()
+    for i in range(1, 7):
+        _say(at, f"메모 {i}: 회의실 {i}0{i}호에서 오후 {i}시에 만납니다.")
+    at.slider[0].set_value(0.5).run()
+    _say(at, "메모 7")
+    texts = _texts(at)
+    assert "**[1-3턴 요약] 압축률 0.3**" in texts
+    assert "**[4-6턴 요약] 압축률 0.5**" in texts
+
+
+def test_switching_threads_shows_the_other_threads_summaries(db: Path) -> None:
+    at = _app()
+    for i in range(1, 5):
+        _say(at, f"첫 대화 {i}번째 메시지입니다.")
+    first = at.query_params["thread"]
+    at.button(key="new_thread").click().run()
+    assert at.query_params["thread"] != first
+    _say(at, "두 번째 대화")
+    assert not any("턴 요약]" in t for t in _texts(at))
+    first_id = first[0] if isinstance(first, list) else first
+    at.button(key=f"open_{first_id}").click().run()
+    assert "**[1-3턴 요약] 압축률 0.3**" in _texts(at)
+
+
+def test_empty_message_is_ignored_with_a_hint(db: Path) -> None:
+    at = _app()
+    _say(at, "   ")
+    assert any("빈 메시지" in w.value for w in at.warning)
+    assert not at.chat_message
+
+
+def test_export_holds_exactly_the_checkpointed_summary_history(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import streamlit.testing.v1.app_test as app_test_module
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    storages: list[MemoryMediaFileStorage] = []
+
+    class Recording(MemoryMediaFileStorage):
+        def __init__(self, endpoint: str) -> None:
+            super().__init__(endpoint)
+            storages.append(self)
+
+    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", Recording)
+    at = _app()
+    for i in range(1, 8):
+        _say(at, f"{i}번 메모: 담당자 이서연, 마감 {i}월 {i + 10}일, 예산 {i * 150}만원.")
+    thread = at.query_params["thread"]
+    thread = thread[0] if isinstance(thread, list) else thread
+    url = at.download_button[0].proto.url
+    exported = json.loads(storages[-1].get_file(url.rsplit("/", 1)[1]).content)
+    checkpointed = _state(db, thread)["summary_history"]
+    assert len(checkpointed) == 2
+    assert exported["summary_history"] == checkpointed
+    assert [t["turn"] for t in exported["turns"]] == list(range(1, 8))
