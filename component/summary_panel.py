@@ -87,13 +87,16 @@ def render_chart(context_log: Sequence[Mapping[str, Any]], lang: str) -> None:
     if not context_log:
         return
     st.markdown(f"**{t('chart', lang)}**")
-    st.line_chart(
+    import pandas as pd
+
+    frame = pd.DataFrame(
         {
             t("chart_with", lang): [int(e["context_chars"]) for e in context_log],
             t("chart_without", lang): [int(e["full_chars"]) for e in context_log],
         },
-        height=180,
+        index=pd.Index([int(e["turn"]) for e in context_log], name=t("turn", lang, n="")),
     )
+    st.line_chart(frame, height=180)
 
 
 def render_summary_panel(

@@ -34,22 +34,14 @@ _HANGUL = re.compile(r"[가-힣]")
 _FUNCS = r"(?:sqrt|sin|cos|tan|log10|log|exp|abs|round|floor|ceil)"
 _EXPR = re.compile(rf"(?:{_FUNCS}\s*\(|[\d(])(?:[\d\s+\-*/×÷^%().,]|{_FUNCS})*[\d)]")
 _OPERATOR = re.compile(rf"\d\s*(?:\*\*|//|[-+*/×÷^%])|{_FUNCS}\s*\(")
+_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(/\d{2,4})?")
 _CODE_FENCE = re.compile(r"```(?:python|py)?\s*\n(.*?)```", re.DOTALL)
 _FILE = re.compile(r"[\w가-힣./-]+\.(?:md|txt|csv|json|py|yaml|yml|log)\b")
-_TIME_WORDS = (
-    "몇 시",
-    "몇시",
-    "시간",
-    "날짜",
-    "오늘",
-    "요일",
-    "며칠",
-    "what time",
-    "time is it",
-    "date",
-    "today",
-    "what day",
+_TIME_ASK = re.compile(
+    r"몇\s?시|며칠|무슨\s?요일|(지금|현재|오늘)\S*\s*(시간|시각|날짜|요일)|"
+    r"what time|time is it|what day|today'?s date|current (time|date)|what is the date"
 )
+_RECALL = re.compile(r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)|did i|i said|i told")
 _QUESTION_WORDS = (
     "?",
     "뭐",
@@ -158,14 +150,43 @@ class Memory:
     weight: float
 
 
+_CONCEPTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    # question word -> what an answer to it looks like
+    (
+        re.compile(r"이름|누구|name|who"),
+        re.compile(r"이름은|저는\s*[가-힣]{2,4}(입니다|이에요|예요|이야|야)|my name is|i am [A-Z]"),
+    ),
+    (
+        re.compile(r"언제|몇\s?시|날짜|when|what time|date"),
+        re.compile(
+            r"\d+\s*(월|일|시|분)|[월화수목금토일]요일|\d{4}-\d{2}-\d{2}|\d+\s*(am|pm)|monday|tuesday|wednesday|thursday|friday"
+        ),
+    ),
+    (
+        re.compile(r"얼마|금액|예산|비용|how much|cost|budget|price"),
+        re.compile(r"\d[\d,.]*\s*(원|만원|억|달러|유로|\$|usd|eur)|[$€₩]\s*\d"),
+    ),
+)
+CONCEPT_BONUS = 0.3
+"""Added when a memory has the kind of fact the question asks for (a name, a time, an amount)."""
+
+
 def find_memory(question: str, memories: Sequence[Memory]) -> tuple[Memory, float] | None:
-    """The memory sharing most of the question's words, or None below `NO_MATCH`."""
+    """The memory sharing most of the question's words, or None below `NO_MATCH`.
+
+    Word overlap is counted on character bigrams (robust to Korean particles); a memory that
+    holds the kind of fact the question asks for (a name, a time, an amount) gets a bonus.
+    """
     wanted = _bigrams(question)
     if not wanted:
         return None
+    lower = question.lower()
+    asked = [answer for ask, answer in _CONCEPTS if ask.search(lower)]
     best: tuple[Memory, float] | None = None
     for memory in memories:
-        score = len(wanted & _bigrams(memory.text)) / len(wanted) * memory.weight
+        score = len(wanted & _bigrams(memory.text)) / len(wanted)
+        score += CONCEPT_BONUS * sum(bool(a.search(memory.text.lower())) for a in asked)
+        score *= memory.weight
         if best is None or score > best[1]:
             best = (memory, score)
     return best if best and best[1] >= NO_MATCH else None
@@ -290,7 +311,7 @@ class OfflineChatModel(BaseChatModel):
             return "read_file", {"path": file.group(0)}
         if "calculator" in bound:
             spans = [m.group(0).strip() for m in _EXPR.finditer(lower)]
-            spans = [s for s in spans if _OPERATOR.search(s)]
+            spans = [s for s in spans if _OPERATOR.search(s) and not _DATE.fullmatch(s)]
             if spans:
                 return "calculator", {"expression": max(spans, key=len).rstrip(",. ")}
         if "get_weather" in bound and ("날씨" in lower or "weather" in lower):
@@ -299,7 +320,11 @@ class OfflineChatModel(BaseChatModel):
             )
             name = next((g for g in (city.groups() if city else ()) if g), "Seoul")
             return "get_weather", {"city": name.strip()}
-        if "get_current_datetime" in bound and any(w in lower for w in _TIME_WORDS):
+        if (
+            "get_current_datetime" in bound
+            and _TIME_ASK.search(lower)
+            and not _RECALL.search(lower)
+        ):
             zone = next((z for k, z in _ZONES.items() if k in lower), None)
             return "get_current_datetime", {"timezone": zone} if zone else {}
         if "search_wikipedia" in bound and ("위키" in lower or "wikipedia" in lower):

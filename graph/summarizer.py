@@ -165,6 +165,10 @@ def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
                 continue  # an answer repeating what was already said adds nothing
             seen.append(grams)
             score = _score(sentence, isinstance(msg, HumanMessage), i == 0)
+            if isinstance(msg, AIMessage) and (
+                (score < 2 and len(sentence) < 20) or sentence.rstrip(".").endswith(":")
+            ):
+                score *= 0.3  # "알겠습니다.", "Hello!", "Here is ...:": courtesy, not content
             units.append(
                 _Unit(
                     order=len(units),
@@ -192,7 +196,8 @@ def extract_to_length(units: list[_Unit], target_chars: int) -> str:
     low = target_chars * (1 - EXTRACTIVE_TOLERANCE)
     chosen: list[_Unit] = []
     rest: list[_Unit] = []
-    for unit in sorted(units, key=lambda u: (-u.score / (len(u.text) ** 0.35), u.order)):
+    # Facts first (score), shorter first among equals, so numbers, names and dates survive.
+    for unit in sorted(units, key=lambda u: (-u.score, len(u.text), u.order)):
         if len(_render([*chosen, unit])) <= target_chars:
             chosen.append(unit)
         else:

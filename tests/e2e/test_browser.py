@@ -120,17 +120,12 @@ def test_chat_slider_summary_card_and_reload(server: str) -> None:
         page.get_by_text(re.compile(r"\[1-3턴 요약\] 압축률 0\.3")).wait_for(timeout=20_000)
         page.screenshot(path=str(ARTIFACTS / "e2e-1-card.png"), full_page=True)
 
-        slider = page.locator('[data-testid="stSlider"] [role="slider"]').first
+        slider = page.locator('[data-testid="stSlider"] input[type="range"]').first
         slider.focus()
         for _ in range(4):
-            slider.press("ArrowRight")
-        page.wait_for_timeout(800)
-        assert (
-            page.locator('[data-testid="stSlider"] [role="slider"]').first.get_attribute(
-                "aria-valuenow"
-            )
-            == "0.5"
-        )
+            page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(1000)
+        assert float(slider.input_value()) == pytest.approx(0.5)
         page.get_by_text("현재 압축률: 0.5").wait_for(timeout=10_000)
         page.screenshot(path=str(ARTIFACTS / "e2e-2-slider.png"), full_page=True)
 

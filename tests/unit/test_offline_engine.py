@@ -1,0 +1,95 @@
+"""The offline engine calls tools only when plainly asked, and otherwise quotes its context."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+from graph.offline import OfflineChatModel
+
+TOOLS = ["calculator", "get_current_datetime", "read_file", "python_repl", "search_wikipedia"]
+
+
+def _reply(text: str, *context) -> AIMessage:
+    return OfflineChatModel(tool_names=TOOLS).invoke([*context, HumanMessage(text)])
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "args"),
+    [
+        ("123 * 456 계산해줘", "calculator", {"expression": "123 * 456"}),
+        ("what is 2+2?", "calculator", {"expression": "2+2"}),
+        ("sqrt(16)+1 은?", "calculator", {"expression": "sqrt(16)+1"}),
+        ("지금 몇 시야?", "get_current_datetime", {}),
+        ("뉴욕은 지금 몇 시야?", "get_current_datetime", {"timezone": "America/New_York"}),
+        ("what time is it", "get_current_datetime", {}),
+        ("policy.md 파일 읽어줘", "read_file", {"path": "policy.md"}),
+        ("실행해줘\n```python\nprint(1)\n```", "python_repl", {"code": "print(1)"}),
+        ("위키백과에서 세종대왕 찾아줘", "search_wikipedia", {"query": "세종대왕", "lang": "ko"}),
+    ],
+)
+def test_plain_requests_call_tools(text, tool, args) -> None:
+    reply = _reply(text)
+    assert reply.tool_calls[0]["name"] == tool
+    assert reply.tool_calls[0]["args"] == args
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "다음 주 월요일 오후 3시에 회의가 있어요.",
+        "회의 시간이 언제라고 했죠?",
+        "마감은 2024-03-15까지야",
+        "안녕하세요",
+    ],
+)
+def test_statements_and_recall_questions_do_not_call_tools(text) -> None:
+    assert not _reply(text).tool_calls
+
+
+def test_unbound_tools_are_never_called() -> None:
+    assert not OfflineChatModel().invoke([HumanMessage("1+1")]).tool_calls
+
+
+def test_recall_quotes_the_matching_summary() -> None:
+    system = SystemMessage(
+        "역할\n[이전 대화 요약]\n[1-3턴] 사용자: 내 이름은 철수야. 프로젝트 마감은 3월 15일.\n[4-6턴] 사용자: 점심은 김밥."
+    )
+    reply = _reply("프로젝트 마감이 언제라고 했지?", system)
+    assert "(1-3턴 요약)" in reply.content and "3월 15일" in reply.content
+
+
+def test_recall_quotes_an_earlier_raw_turn() -> None:
+    reply = _reply("내 이름이 뭐라고 했지?", HumanMessage("내 이름은 김하늘이야"), AIMessage("네"))
+    assert "김하늘" in reply.content
+
+
+def test_says_plainly_when_nothing_matches() -> None:
+    assert "지어내지 않습니다" in _reply("양자역학이 뭐야?").content
+
+
+def test_tool_results_become_a_sentence_and_errors_are_reported() -> None:
+    call = AIMessage(
+        "", tool_calls=[{"name": "calculator", "args": {"expression": "1/0"}, "id": "c"}]
+    )
+    ok = _reply("1+1", AIMessage("", tool_calls=[{"name": "calculator", "args": {}, "id": "a"}]))
+    assert ok.tool_calls  # the question alone asks for the tool
+    model = OfflineChatModel(tool_names=TOOLS)
+    answer = model.invoke(
+        [HumanMessage("2+3 계산"), call, ToolMessage("5", tool_call_id="c", name="calculator")]
+    )
+    assert answer.content == "계산 결과는 5입니다."
+    failed = model.invoke(
+        [
+            HumanMessage("1/0 계산"),
+            call,
+            ToolMessage("Error: division by zero", tool_call_id="c", name="calculator"),
+        ]
+    )
+    assert "실패" in failed.content and "division by zero" in failed.content
+
+
+def test_streams_token_by_token() -> None:
+    chunks = list(OfflineChatModel().stream([HumanMessage("안녕하세요")]))
+    assert len(chunks) > 5
+    assert "".join(c.content for c in chunks).startswith("안녕하세요! 저는")
