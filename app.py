@@ -30,6 +30,7 @@ from graph.session import (
     rename_thread,
     resume_turn,
     run_turn,
+    set_thread_rate,
     threads,
 )
 from graph.settings import load_settings
@@ -96,6 +97,8 @@ def main() -> None:
 
     with st.sidebar:
         rate = render_rate_slider(thread, view.compression_rate, lang)
+        if rate != view.compression_rate:
+            set_thread_rate(app, thread, rate)
         render_threads(
             threads(app),
             thread,

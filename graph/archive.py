@@ -1,4 +1,4 @@
-"""The archive of summarized turns and the list of threads, both in the LangGraph store.
+"""The archive of summarized turns and the list of threads, beside the checkpoints.
 
 A summarized turn leaves the graph state (the model sees its summary instead) and is kept
 here, one item per turn, so the UI can still show and export the whole conversation.
@@ -6,27 +6,71 @@ here, one item per turn, so the UI can still show and export the whole conversat
 
 from __future__ import annotations
 
+import json
+import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
-from langgraph.store.base import BaseStore, GetOp, Item, PutOp
 
-THREADS = ("threads",)
-"""Namespace of the thread list: key = thread id."""
-
-
-def _archive_ns(thread_id: str) -> tuple[str, ...]:
-    return ("archive", thread_id)
+STATS_FIELDS = ("turn", "context_chars", "context_messages", "full_chars")
+"""Per-turn context statistics, stored as a JSON array in this order (turn is the key)."""
 
 
-def _stats_ns(thread_id: str) -> tuple[str, ...]:
-    return ("context_stats", thread_id)
+class Archive:
+    """Archived turns, per-turn context sizes, summary costs and the thread list.
+
+    Purpose-built tables in the conversation's SQLite file: one compact row per turn (a
+    general key-value store spent more on keys, timestamps and indexes than on the text).
+    Shared by Streamlit sessions in several threads, so access is serialized by a lock.
+    """
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.lock = threading.Lock()
+        with self.lock, self.conn:
+            self.conn.executescript(
+                """
+                CREATE TABLE IF NOT EXISTS archive_turns (
+                    thread_id TEXT NOT NULL,
+                    turn INTEGER NOT NULL,
+                    messages TEXT,
+                    stats TEXT,
+                    PRIMARY KEY (thread_id, turn)
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS summary_costs (
+                    thread_id TEXT NOT NULL,
+                    first_turn INTEGER NOT NULL,
+                    meta TEXT NOT NULL,
+                    PRIMARY KEY (thread_id, first_turn)
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS chat_threads (
+                    thread_id TEXT PRIMARY KEY,
+                    created_at REAL NOT NULL,
+                    record TEXT NOT NULL
+                );
+                """
+            )
+
+    @classmethod
+    def in_memory(cls) -> Archive:
+        """An archive that lives only as long as the process (tests, replays)."""
+        return cls(sqlite3.connect(":memory:", check_same_thread=False))
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement in its own transaction and return its rows."""
+        with self.lock, self.conn:
+            return list(self.conn.execute(sql, params))
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
 
 
-def _meta_ns(thread_id: str) -> tuple[str, ...]:
-    return ("summary_meta", thread_id)
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def pack_message(msg: BaseMessage) -> dict[str, Any]:
@@ -72,109 +116,119 @@ def unpack_message(packed: dict[str, Any]) -> BaseMessage:
     )
 
 
-def _key(turn: int) -> str:
-    return f"{turn:08d}"
-
-
 def archive_turns(
-    store: BaseStore, thread_id: str, first_turn: int, turns: Sequence[Sequence[BaseMessage]]
+    archive: Archive, thread_id: str, first_turn: int, turns: Sequence[Sequence[BaseMessage]]
 ) -> None:
     """Store completed turns `first_turn, first_turn + 1, ...`; writing twice is harmless."""
-    store.batch(
-        [
-            PutOp(
-                _archive_ns(thread_id),
-                _key(first_turn + i),
-                {"turn": first_turn + i, "messages": [pack_message(m) for m in turn]},
-                index=False,
-            )
-            for i, turn in enumerate(turns)
-        ]
-    )
+    rows = [
+        (thread_id, first_turn + i, _dump([pack_message(m) for m in turn]))
+        for i, turn in enumerate(turns)
+    ]
+    with archive.lock, archive.conn:
+        archive.conn.executemany(
+            "INSERT INTO archive_turns (thread_id, turn, messages) VALUES (?, ?, ?) "
+            "ON CONFLICT (thread_id, turn) DO UPDATE SET messages = excluded.messages",
+            rows,
+        )
 
 
 def load_archived(
-    store: BaseStore, thread_id: str, first: int, last: int
+    archive: Archive, thread_id: str, first: int, last: int
 ) -> list[list[BaseMessage]]:
     """Archived turns `first..last` (inclusive), oldest first; missing turns are skipped."""
-    if last < first:
-        return []
-    items = store.batch([GetOp(_archive_ns(thread_id), _key(t)) for t in range(first, last + 1)])
+    rows = archive.execute(
+        "SELECT messages FROM archive_turns WHERE thread_id = ? AND turn BETWEEN ? AND ? "
+        "AND messages IS NOT NULL ORDER BY turn",
+        (thread_id, first, last),
+    )
+    return [[unpack_message(m) for m in json.loads(row[0])] for row in rows]
+
+
+def record_context_stats(archive: Archive, thread_id: str, stats: dict[str, Any]) -> None:
+    """Keep one turn's context size (what the model got vs. the transcript without summaries)."""
+    row = [stats[k] for k in STATS_FIELDS[1:]]
+    archive.execute(
+        "INSERT INTO archive_turns (thread_id, turn, stats) VALUES (?, ?, ?) "
+        "ON CONFLICT (thread_id, turn) DO UPDATE SET stats = excluded.stats",
+        (thread_id, int(stats["turn"]), _dump(row)),
+    )
+
+
+def load_context_stats(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
+    """Context sizes of every turn, oldest first."""
+    rows = archive.execute(
+        "SELECT turn, stats FROM archive_turns WHERE thread_id = ? AND stats IS NOT NULL "
+        "ORDER BY turn",
+        (thread_id,),
+    )
     return [
-        [unpack_message(m) for m in item.value["messages"]]
-        for item in items
-        if isinstance(item, Item)
+        dict(zip(STATS_FIELDS, [turn, *json.loads(stats)], strict=True)) for turn, stats in rows
     ]
 
 
-def record_context_stats(store: BaseStore, thread_id: str, stats: dict[str, Any]) -> None:
-    """Keep one turn's context size (what the model got vs. the transcript without summaries)."""
-    store.put(_stats_ns(thread_id), _key(int(stats["turn"])), stats, index=False)
-
-
-def record_summary_meta(store: BaseStore, thread_id: str, meta: dict[str, Any]) -> None:
+def record_summary_meta(archive: Archive, thread_id: str, meta: dict[str, Any]) -> None:
     """Keep what a summary cost (calls, ms, tokens, target), keyed by its first turn."""
-    store.put(_meta_ns(thread_id), _key(int(meta["turns"][0])), meta, index=False)
+    archive.execute(
+        "INSERT OR REPLACE INTO summary_costs (thread_id, first_turn, meta) VALUES (?, ?, ?)",
+        (thread_id, int(meta["turns"][0]), _dump(meta)),
+    )
 
 
-def _all(store: BaseStore, namespace: tuple[str, ...]) -> list[dict[str, Any]]:
-    items = store.search(namespace, limit=100_000)
-    return [dict(item.value) for item in sorted(items, key=lambda item: item.key)]
-
-
-def load_context_stats(store: BaseStore, thread_id: str) -> list[dict[str, Any]]:
-    """Context sizes of every turn, oldest first."""
-    return _all(store, _stats_ns(thread_id))
-
-
-def load_summary_meta(store: BaseStore, thread_id: str) -> list[dict[str, Any]]:
+def load_summary_meta(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
     """Costs of every summary, oldest first."""
-    return _all(store, _meta_ns(thread_id))
+    rows = archive.execute(
+        "SELECT meta FROM summary_costs WHERE thread_id = ? ORDER BY first_turn", (thread_id,)
+    )
+    return [json.loads(row[0]) for row in rows]
 
 
-def delete_archive(store: BaseStore, thread_id: str, turns: int) -> None:
-    """Delete a thread's archived turns 1..turns, its context stats and summary costs."""
-    for turn in range(1, turns + 1):
-        store.delete(_archive_ns(thread_id), _key(turn))
-    for namespace in (_stats_ns(thread_id), _meta_ns(thread_id)):
-        for item in store.search(namespace, limit=100_000):
-            store.delete(namespace, item.key)
+def delete_archive(archive: Archive, thread_id: str) -> None:
+    """Delete a thread's archived turns, context sizes and summary costs."""
+    with archive.lock, archive.conn:
+        archive.conn.execute("DELETE FROM archive_turns WHERE thread_id = ?", (thread_id,))
+        archive.conn.execute("DELETE FROM summary_costs WHERE thread_id = ?", (thread_id,))
 
 
-def register_thread(store: BaseStore, thread_id: str, title: str = "") -> dict[str, Any]:
+def register_thread(archive: Archive, thread_id: str, title: str = "") -> dict[str, Any]:
     """Add a thread to the list (idempotent) and return its record."""
-    item = store.get(THREADS, thread_id)
-    if item is not None:
-        return dict(item.value)
+    record = get_thread(archive, thread_id)
+    if record is not None:
+        return record
     now = time.time()
     record = {"thread_id": thread_id, "title": title, "created_at": now, "updated_at": now}
-    store.put(THREADS, thread_id, record, index=False)
+    archive.execute(
+        "INSERT OR IGNORE INTO chat_threads (thread_id, created_at, record) VALUES (?, ?, ?)",
+        (thread_id, now, _dump(record)),
+    )
     return record
 
 
-def get_thread(store: BaseStore, thread_id: str) -> dict[str, Any] | None:
+def get_thread(archive: Archive, thread_id: str) -> dict[str, Any] | None:
     """A thread's record, or None for an unknown thread."""
-    item = store.get(THREADS, thread_id)
-    return dict(item.value) if item is not None else None
+    rows = archive.execute("SELECT record FROM chat_threads WHERE thread_id = ?", (thread_id,))
+    return dict(json.loads(rows[0][0])) if rows else None
 
 
-def update_thread(store: BaseStore, thread_id: str, **fields: Any) -> dict[str, Any]:
-    """Change fields of a thread record (title, strategy, ...) and bump `updated_at`."""
-    record = get_thread(store, thread_id)
+def update_thread(archive: Archive, thread_id: str, **fields: Any) -> dict[str, Any]:
+    """Change fields of a thread record (title, rate, ...) and bump `updated_at`."""
+    record = get_thread(archive, thread_id)
     if record is None:
         raise KeyError(thread_id)
     record.update(fields, updated_at=time.time())
-    store.put(THREADS, thread_id, record, index=False)
+    archive.execute(
+        "UPDATE chat_threads SET record = ? WHERE thread_id = ?", (_dump(record), thread_id)
+    )
     return record
 
 
-def list_threads(store: BaseStore, limit: int = 500) -> list[dict[str, Any]]:
+def list_threads(archive: Archive, limit: int = 500) -> list[dict[str, Any]]:
     """All threads, newest first."""
-    items = store.search(THREADS, limit=limit)
-    records = [dict(item.value) for item in items]
-    return sorted(records, key=lambda r: r.get("created_at", 0), reverse=True)
+    rows = archive.execute(
+        "SELECT record FROM chat_threads ORDER BY created_at DESC LIMIT ?", (limit,)
+    )
+    return [dict(json.loads(row[0])) for row in rows]
 
 
-def forget_thread(store: BaseStore, thread_id: str) -> None:
+def forget_thread(archive: Archive, thread_id: str) -> None:
     """Remove a thread from the list."""
-    store.delete(THREADS, thread_id)
+    archive.execute("DELETE FROM chat_threads WHERE thread_id = ?", (thread_id,))

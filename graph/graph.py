@@ -9,8 +9,8 @@ from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.store.base import BaseStore
 
+from graph.archive import Archive
 from graph.nodes import make_llm_node, make_summary_node, make_tool_node, route_after_llm
 from graph.providers import get_chat_model, get_summarizer
 from graph.settings import Settings, load_settings
@@ -24,7 +24,7 @@ ChatGraph = CompiledStateGraph
 def build_graph(
     checkpointer: BaseCheckpointSaver | None,
     *,
-    store: BaseStore | None = None,
+    archive: Archive | None = None,
     settings: Settings | None = None,
     model: BaseChatModel | None = None,
     summarizer: Summarizer | None = None,
@@ -35,7 +35,7 @@ def build_graph(
 
     Args:
         checkpointer: Saver of per-thread state (SQLite in the app, in-memory in tests).
-        store: Store for the archive of summarized turns; without it turns stay in state.
+        archive: Where summarized turns and statistics go; without it turns stay in state.
         settings: Configuration; read from the environment when omitted.
         model: Answering model; by default chosen by `settings` (OpenAI or offline).
         summarizer: Summarizer; by default chosen by `settings`.
@@ -52,11 +52,13 @@ def build_graph(
     bound = chat_model.bind_tools(list(tools)) if tools else chat_model
 
     builder = StateGraph(ChatState)
-    builder.add_node("summary_node", make_summary_node(summarizer or get_summarizer(settings)))
-    builder.add_node("llm_node", make_llm_node(bound, settings.tool_round_limit))  # type: ignore[arg-type]
+    builder.add_node(
+        "summary_node", make_summary_node(summarizer or get_summarizer(settings), archive)
+    )
+    builder.add_node("llm_node", make_llm_node(bound, settings.tool_round_limit, archive))  # type: ignore[arg-type]
     builder.add_node("tool_node", make_tool_node(tools, approval_required))
     builder.add_edge(START, "summary_node")
     builder.add_edge("summary_node", "llm_node")
     builder.add_conditional_edges("llm_node", route_after_llm, ["tool_node", END])
     builder.add_edge("tool_node", "llm_node")
-    return builder.compile(checkpointer=checkpointer, store=store)
+    return builder.compile(checkpointer=checkpointer)

@@ -15,10 +15,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
-from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from graph.archive import archive_turns, record_context_stats, record_summary_meta
+from graph.archive import Archive, archive_turns, record_context_stats, record_summary_meta
 from graph.context import ContextStats, build_context, context_chars, covered_turns, message_chars
 from graph.errors import ErrorCode
 from graph.state import ChatState
@@ -79,14 +78,14 @@ def _error(turn: int, node: str, code: ErrorCode, exc: BaseException | str) -> d
     return {"turn": turn, "node": node, "code": code.value, "message": str(exc)[:500]}
 
 
-def make_summary_node(summarizer: Summarizer) -> Node:
+def make_summary_node(summarizer: Summarizer, archive: Archive | None = None) -> Node:
     """summary_node: summarize every block of three turns that is due (normally at 4, 7, 10...).
 
     A block that failed before is retried here at the next turn; a failure never blocks the
     reply. Summarized turns move from the working set to the archive.
     """
 
-    def summary_node(state: ChatState, runtime: Runtime) -> dict[str, Any]:
+    def summary_node(state: ChatState) -> dict[str, Any]:
         turn = state["turn_count"]
         history = list(state.get("summary_history", []))
         due_blocks = max(0, (turn - 1) // SUMMARY_EVERY)
@@ -142,9 +141,9 @@ def make_summary_node(summarizer: Summarizer) -> Node:
                 "summarizer": summarizer.name,
                 "made_at_turn": turn,
             }
-            if runtime.store is not None:
-                record_summary_meta(runtime.store, thread_id, meta)
-                archive_turns(runtime.store, thread_id, start, block_turns)
+            if archive is not None:
+                record_summary_meta(archive, thread_id, meta)
+                archive_turns(archive, thread_id, start, block_turns)
                 removals.extend(RemoveMessage(id=m.id) for m in block_messages if m.id)
                 archived = start + SUMMARY_EVERY - 1
         update: dict[str, Any] = {"summary_history": history}
@@ -158,10 +157,12 @@ def make_summary_node(summarizer: Summarizer) -> Node:
     return summary_node
 
 
-def make_llm_node(model: BaseChatModel, max_tool_rounds: int) -> Node:
+def make_llm_node(
+    model: BaseChatModel, max_tool_rounds: int, archive: Archive | None = None
+) -> Node:
     """llm_node: build the context, call the model; on any failure answer with the fallback."""
 
-    def llm_node(state: ChatState, runtime: Runtime) -> dict[str, Any]:
+    def llm_node(state: ChatState) -> dict[str, Any]:
         messages = state["messages"]
         turn = state["turn_count"]
         history = state.get("summary_history", [])
@@ -196,8 +197,8 @@ def make_llm_node(model: BaseChatModel, max_tool_rounds: int) -> Node:
             context_messages=len(context),
             full_chars=context_chars(context[:1]) + prior + context_chars(current),
         )
-        if runtime.store is not None:
-            record_context_stats(runtime.store, state.get("session_id", ""), stats.as_dict())
+        if archive is not None:
+            record_context_stats(archive, state.get("session_id", ""), stats.as_dict())
         update: dict[str, Any] = {"messages": [response], "last_context": stats.as_dict()}
         if not response.tool_calls:
             update["transcript_chars"] = prior + sum(message_chars(m) for m in [*current, response])

@@ -1,4 +1,4 @@
-"""SQLite persistence: the checkpointer, the store (archive and thread list), and pruning.
+"""SQLite persistence: the checkpointer, the archive (turns and thread list), and pruning.
 
 One SQLite file holds both. Each turn leaves exactly one checkpoint behind (older ones of
 the thread are pruned after the turn), and summarized turns live in the archive, so the
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.store.sqlite import SqliteStore
+
+from graph.archive import Archive
 
 log = logging.getLogger(__name__)
 
@@ -29,12 +30,12 @@ class StorageError(RuntimeError):
 
 @dataclass
 class Persistence:
-    """Checkpointer and store on one SQLite file."""
+    """Checkpointer and archive on one SQLite file."""
 
     saver: SqliteSaver
     """LangGraph checkpointer: one thread per conversation."""
-    store: SqliteStore
-    """LangGraph store: archived turns and the thread list."""
+    archive: Archive
+    """Archived turns, per-turn statistics, summary costs and the thread list."""
     path: Path
     """The database file."""
     notice: str = ""
@@ -43,7 +44,7 @@ class Persistence:
     def close(self) -> None:
         """Close both connections."""
         self.saver.conn.close()
-        self.store.conn.close()
+        self.archive.close()
 
 
 def _connect(path: Path, timeout_s: float, autocommit: bool = False) -> sqlite3.Connection:
@@ -54,6 +55,9 @@ def _connect(path: Path, timeout_s: float, autocommit: bool = False) -> sqlite3.
         isolation_level=None if autocommit else "DEFERRED",
     )
     conn.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
+    # Pages freed by pruning go back to the OS; only takes effect before the first table
+    # exists (a new file), and must come before the journal mode touches the header.
+    conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     return conn
@@ -91,16 +95,12 @@ def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S
         notice = f"The database {path} was damaged; it was moved to {aside} and a new one started."
         log.warning(notice)
     try:
-        first = _connect(path, busy_timeout_s)
-        # Pages freed by pruning go back to the OS (only takes effect on a new file).
-        first.execute("PRAGMA auto_vacuum = INCREMENTAL")
-        saver = SqliteSaver(first)
+        saver = SqliteSaver(_connect(path, busy_timeout_s))
         saver.setup()
-        store = SqliteStore(_connect(path, busy_timeout_s, autocommit=True))
-        store.setup()
+        archive = Archive(_connect(path, busy_timeout_s))
     except sqlite3.Error as exc:
         raise StorageError(f"cannot open the database {path}: {exc}") from exc
-    return Persistence(saver=saver, store=store, path=path, notice=notice)
+    return Persistence(saver=saver, archive=archive, path=path, notice=notice)
 
 
 def prune_checkpoints(saver: SqliteSaver, thread_id: str) -> int:

@@ -105,9 +105,9 @@ def replay(
         thread_id = new_thread(app, title=f"replay ({len(turns)} turns)")
         per_turn = list(replay_turns(app, thread_id, turns, rate))
         values = app.graph.get_state({"configurable": {"thread_id": thread_id}}).values
-        summary_meta = load_summary_meta(app.persistence.store, thread_id)
+        summary_meta = load_summary_meta(app.persistence.archive, thread_id)
         app.persistence.saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        app.persistence.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        app.persistence.archive.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         app.persistence.close()
     transcript = "".join(t["user"] + t["assistant"] for t in turns)
@@ -132,7 +132,7 @@ def import_transcript(app: ChatApp, turns: Sequence[dict[str, str]], rate: float
     model = ReplayModel(answers=[t["assistant"] for t in turns])
     graph = build_graph(
         app.persistence.saver,
-        store=app.persistence.store,
+        archive=app.persistence.archive,
         settings=app.settings,
         model=model,
         tools=[],

@@ -93,13 +93,13 @@ def _config(thread_id: str, settings: Settings) -> RunnableConfig:
 def new_thread(app: ChatApp, title: str = "") -> str:
     """Create an empty thread and return its id."""
     thread_id = f"session_{uuid.uuid4().hex[:12]}"
-    register_thread(app.persistence.store, thread_id, title)
+    register_thread(app.persistence.archive, thread_id, title)
     return thread_id
 
 
 def threads(app: ChatApp) -> list[dict[str, Any]]:
     """All threads, newest first."""
-    return list_threads(app.persistence.store)
+    return list_threads(app.persistence.archive)
 
 
 def rename_thread(app: ChatApp, thread_id: str, title: str) -> None:
@@ -108,19 +108,31 @@ def rename_thread(app: ChatApp, thread_id: str, title: str) -> None:
     if not title:
         raise InputError("A thread title cannot be empty.")
     _require_thread(app, thread_id)
-    update_thread(app.persistence.store, thread_id, title=title[:100])
+    update_thread(app.persistence.archive, thread_id, title=title[:100])
+
+
+def set_thread_rate(app: ChatApp, thread_id: str, rate: float) -> float:
+    """Remember the slider's rate for a thread; it applies from the thread's next summary."""
+    try:
+        value = validate_rate(rate)
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+    _require_thread(app, thread_id)
+    with _storage_errors():
+        update_thread(app.persistence.archive, thread_id, rate=value)
+    return value
 
 
 def delete_thread(app: ChatApp, thread_id: str) -> None:
     """Delete a thread: checkpoints, archive and its entry in the list."""
-    state = _values(app, thread_id)
+    _require_thread(app, thread_id)
     app.persistence.saver.delete_thread(thread_id)
-    delete_archive(app.persistence.store, thread_id, int(state.get("archived_turns", 0)))
-    forget_thread(app.persistence.store, thread_id)
+    delete_archive(app.persistence.archive, thread_id)
+    forget_thread(app.persistence.archive, thread_id)
 
 
 def _require_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
-    record = get_thread(app.persistence.store, thread_id)
+    record = get_thread(app.persistence.archive, thread_id)
     if record is None:
         raise InputError(f"Unknown thread {thread_id!r}.")
     return record
@@ -176,7 +188,7 @@ def run_turn(
         title = " ".join(message.split())
         with _storage_errors():
             update_thread(
-                app.persistence.store,
+                app.persistence.archive,
                 thread_id,
                 title=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
             )
@@ -240,7 +252,7 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | No
                 for interrupt in chunk["__interrupt__"]:
                     outcome.pending = dict(interrupt.value)
         prune_checkpoints(app.persistence.saver, thread_id)
-        update_thread(app.persistence.store, thread_id)
+        update_thread(app.persistence.archive, thread_id)
     if outcome.pending is None:
         values = _values(app, thread_id)
         last = values["messages"][-1]
@@ -260,7 +272,7 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         live.append((archived + len(completed) + 1, current))
     total = archived + len(live)
     first = 1 if recent_turns is None else max(1, total - recent_turns + 1)
-    archived_shown = load_archived(app.persistence.store, thread_id, first, archived)
+    archived_shown = load_archived(app.persistence.archive, thread_id, first, archived)
     turns = [(first + i, t) for i, t in enumerate(archived_shown)] + [
         (n, t) for n, t in live if n >= first
     ]
@@ -268,10 +280,12 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         thread_id=thread_id,
         title=str(record.get("title") or ""),
         turn_count=int(values.get("turn_count", 0)),
-        compression_rate=float(values.get("compression_rate", app.settings.default_rate)),
+        compression_rate=float(
+            record.get("rate", values.get("compression_rate", app.settings.default_rate))
+        ),
         summary_history=list(values.get("summary_history", [])),
-        summary_meta=load_summary_meta(app.persistence.store, thread_id),
-        context_log=load_context_stats(app.persistence.store, thread_id),
+        summary_meta=load_summary_meta(app.persistence.archive, thread_id),
+        context_log=load_context_stats(app.persistence.archive, thread_id),
         errors=list(values.get("errors", [])),
         turns=turns,
         first_turn_shown=first,
@@ -328,6 +342,6 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
 
     persistence = open_persistence(settings.db_path)
     graph = build_graph(
-        persistence.saver, store=persistence.store, settings=settings, **graph_kwargs
+        persistence.saver, archive=persistence.archive, settings=settings, **graph_kwargs
     )
     return ChatApp(graph=graph, persistence=persistence, settings=settings)

@@ -2,7 +2,7 @@
 
 `messages` holds the *working set*: the raw turns not yet summarized plus the current turn.
 Once a block of turns is summarized, its messages move to the thread's archive in the
-LangGraph store (see `graph.archive`) and leave the state. The model never needed them
+archive table (see `graph.archive`) and leave the state. The model never needed them
 again, and keeping them out keeps each checkpoint, and so each turn, the same size at turn
 300 as at turn 10. The full transcript is archive + working set.
 """
@@ -49,7 +49,7 @@ class ChatState(TypedDict, total=False):
     """Characters of all completed turns: what the context would hold with no summaries."""
     last_context: dict[str, Any]
     """This turn's context size: turn, context_chars, context_messages, full_chars (without
-    summaries). Every turn's figures are also kept in the store for the chart."""
+    summaries). Every turn's figures are also kept in the archive for the chart."""
     errors: list[dict[str, Any]]
     """Errors recorded on the way: turn, node, code (ErrorCode), message."""
     route: str

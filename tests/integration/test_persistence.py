@@ -71,7 +71,7 @@ def test_corrupt_database_is_moved_aside_and_a_new_one_starts(tmp_path: Path) ->
     app = ChatApp(
         build_graph(
             persistence.saver,
-            store=persistence.store,
+            archive=persistence.archive,
             settings=load_settings({}),
             tools=[],
             approval_required=frozenset(),
@@ -90,7 +90,7 @@ def test_locked_database_gives_a_clear_error_and_keeps_the_conversation(tmp_path
     app = ChatApp(
         build_graph(
             persistence.saver,
-            store=persistence.store,
+            archive=persistence.archive,
             settings=settings,
             tools=[],
             approval_required=frozenset(),

@@ -7,8 +7,8 @@ from typing import Any
 
 from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.store.memory import InMemoryStore
 
+from graph.archive import Archive
 from graph.graph import build_graph
 from graph.settings import load_settings
 from graph.summarizer import ExtractiveSummarizer, Summarizer
@@ -32,7 +32,7 @@ def make_graph(
     settings = load_settings(env)
     return build_graph(
         InMemorySaver(),
-        store=InMemoryStore(),
+        archive=Archive.in_memory(),
         settings=settings,
         model=model,
         summarizer=summarizer or ExtractiveSummarizer(),

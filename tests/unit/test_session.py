@@ -16,6 +16,7 @@ from graph.session import (
     preview_next_context,
     rename_thread,
     run_turn,
+    set_thread_rate,
     threads,
 )
 from graph.settings import load_settings
@@ -148,3 +149,13 @@ def test_two_threads_do_not_mix(app) -> None:
     assert len(load_thread(app, a).summary_history) == 1
     assert load_thread(app, b).summary_history == []
     assert load_thread(app, b).compression_rate == 0.5
+
+
+def test_rate_is_remembered_per_thread_and_validated(app) -> None:
+    a, b = new_thread(app), new_thread(app)
+    set_thread_rate(app, a, 0.45)
+    assert load_thread(app, a).compression_rate == 0.45
+    assert load_thread(app, b).compression_rate == 0.3
+    with pytest.raises(InputError, match="between 0.1 and 0.5"):
+        set_thread_rate(app, a, 0.7)
+    assert load_thread(app, a).compression_rate == 0.45
