@@ -138,3 +138,44 @@ def test_export_holds_exactly_the_checkpointed_summary_history(
     assert len(checkpointed) == 2
     assert exported["summary_history"] == checkpointed
     assert [t["turn"] for t in exported["turns"]] == list(range(1, 8))
+
+
+CODE = "이 코드 실행해줘\n```python\nprint(6 * 7)\n```"
+
+
+def _thread(at: AppTest) -> str:
+    value = at.query_params["thread"]
+    return value[0] if isinstance(value, list) else value
+
+
+def test_approval_flow_approve_runs_and_shows_output(db: Path) -> None:
+    at = _app()
+    _say(at, CODE)
+    assert any("승인이 필요합니다" in w.value for w in at.warning)
+    assert [c.value for c in at.code][-1] == "print(6 * 7)"
+    at.button(key="approve").click().run()
+    assert not at.exception
+    assert not any("승인이 필요합니다" in w.value for w in at.warning)
+    assert any("[ok]\n42" in t.value for t in at.text)
+
+
+def test_approval_flow_reject_does_not_run(db: Path) -> None:
+    at = _app()
+    _say(at, CODE)
+    at.button(key="reject").click().run()
+    texts = [t.value for t in at.text]
+    assert any("rejected" in t for t in texts)
+    assert not any("42" in t for t in texts)
+
+
+def test_reload_while_paused_still_shows_the_approval(db: Path) -> None:
+    at = _app()
+    _say(at, CODE)
+    thread = _thread(at)
+    st.cache_resource.clear()  # as if the server restarted
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    again.query_params["thread"] = thread
+    again.run()
+    assert any("승인이 필요합니다" in w.value for w in again.warning)
+    again.button(key="approve").click().run()
+    assert any("[ok]\n42" in t.value for t in again.text)

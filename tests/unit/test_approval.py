@@ -1,0 +1,86 @@
+"""Code never runs before approval; approve, reject and edit resume the paused graph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graph.errors import InputError
+from graph.session import load_thread, new_thread, open_app, pending_approval, resume_turn, run_turn
+from graph.settings import load_settings
+
+CODE_MESSAGE = "이 코드 실행해줘\n```python\nprint(6 * 7)\n```"
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    chat = open_app(
+        load_settings({"CHAT_DB_PATH": str(tmp_path / "c.sqlite"), "CHAT_PROVIDER": "offline"})
+    )
+    yield chat
+    chat.persistence.close()
+
+
+def _pause(app) -> str:
+    thread = new_thread(app)
+    out = run_turn(app, thread, CODE_MESSAGE, turn_count=1, compression_rate=0.3)
+    assert out.pending == {
+        "kind": "approval",
+        "tool": "python_repl",
+        "args": {"code": "print(6 * 7)"},
+        "tool_call_id": out.pending["tool_call_id"],
+    }
+    return thread
+
+
+def _tool_message(app, thread):
+    messages = load_thread(app, thread).turns[-1][1]
+    return next(m for m in messages if m.type == "tool")
+
+
+def test_approve_runs_the_code(app) -> None:
+    thread = _pause(app)
+    assert pending_approval(app, thread) is not None
+    out = resume_turn(app, thread, "approve")
+    assert "42" in out.answer and out.pending is None
+    assert _tool_message(app, thread).content == "[ok]\n42\n"
+    assert pending_approval(app, thread) is None
+
+
+def test_reject_does_not_run_it_and_tells_the_model(app) -> None:
+    thread = _pause(app)
+    out = resume_turn(app, thread, "reject")
+    tool = _tool_message(app, thread)
+    assert tool.content == "Error: the user rejected this call; it was not run."
+    assert "42" not in out.answer and "rejected" in out.answer
+
+
+def test_edit_runs_the_edited_code(app) -> None:
+    thread = _pause(app)
+    resume_turn(app, thread, "edit", {"code": "print(6 * 9)"})
+    tool = _tool_message(app, thread)
+    assert tool.content == "[ok]\n54\n"
+    assert tool.artifact == {"args": {"code": "print(6 * 9)"}, "decision": "edit"}
+
+
+def test_the_pause_survives_a_restart_and_blocks_new_messages(app, tmp_path: Path) -> None:
+    thread = _pause(app)
+    with pytest.raises(InputError, match="waiting for a tool approval"):
+        run_turn(app, thread, "다른 질문", turn_count=2, compression_rate=0.3)
+    app.persistence.close()
+    again = open_app(
+        load_settings({"CHAT_DB_PATH": str(tmp_path / "c.sqlite"), "CHAT_PROVIDER": "offline"})
+    )
+    assert pending_approval(again, thread)["args"] == {"code": "print(6 * 7)"}
+    assert "42" in resume_turn(again, thread, "approve").answer
+    run_turn(again, thread, "고마워", turn_count=2, compression_rate=0.3)
+    assert load_thread(again, thread).turn_count == 2
+    again.persistence.close()
+    app.persistence = again.persistence  # the fixture closes this one
+
+
+def test_nothing_to_approve_is_a_clear_error(app) -> None:
+    thread = new_thread(app)
+    with pytest.raises(InputError, match="Nothing is waiting"):
+        resume_turn(app, thread, "approve")

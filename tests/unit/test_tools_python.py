@@ -1,0 +1,59 @@
+"""python_repl runs code in a separate, limited process with no secrets."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from graph.tools.base import ToolError
+from graph.tools.sandbox import Limits, run_python
+
+
+def test_runs_code_and_returns_its_output() -> None:
+    out = run_python("print(sum(range(10)))\nprint('한글')", Limits())
+    assert out == "[ok]\n45\n한글\n"
+
+
+def test_errors_are_returned_with_the_exit_status() -> None:
+    out = run_python("raise ValueError('boom')", Limits())
+    assert out.startswith("[exit status 1]") and "ValueError: boom" in out
+
+
+def test_killed_at_the_wall_clock_timeout() -> None:
+    start = time.perf_counter()
+    with pytest.raises(ToolError, match="longer than 1 s"):
+        run_python("import time\nwhile True: time.sleep(0.01)", Limits(timeout_s=1))
+    assert time.perf_counter() - start < 3
+
+
+def test_busy_loop_is_killed_too() -> None:
+    start = time.perf_counter()
+    with pytest.raises(ToolError):
+        run_python("while True: pass", Limits(timeout_s=1))
+    assert time.perf_counter() - start < 3
+
+
+def test_memory_limit() -> None:
+    with pytest.raises(ToolError, match="memory limit of 256 MB"):
+        run_python("x = bytearray(1024 * 1024 * 1024)\nprint(len(x))", Limits(memory_mb=256))
+
+
+def test_cannot_read_the_apps_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-123")
+    monkeypatch.setenv("TAVILY_API_KEY", "tvly-secret")
+    out = run_python("import os\nprint(dict(os.environ))", Limits())
+    assert "sk-secret-123" not in out and "tvly-secret" not in out
+    assert "OPENAI_API_KEY" not in out
+
+
+def test_runs_in_an_empty_directory_outside_the_project() -> None:
+    out = run_python("import os\nprint(os.getcwd())\nprint(os.listdir('.'))", Limits())
+    cwd, listing = out.splitlines()[1:3]
+    assert "python_repl-" in cwd and listing == "[]"
+
+
+def test_output_is_capped() -> None:
+    out = run_python("print('x' * 50000)", Limits(max_output=1000))
+    assert "output cut at 1000 characters" in out
+    assert len(out) < 1100
