@@ -141,7 +141,7 @@ def main() -> None:
             next_chars=nxt.chars,
             summarize_first=nxt.summarize_first,
             context_log=view.context_log,
-            route=view.route,
+            route=f"{view.route} — {view.state.get('route_reason', '')}" if view.route else "",
             retrieved=view.retrieved,
             errors=view.errors,
             export_json=json.dumps(export_thread(app, thread), ensure_ascii=False, indent=1),

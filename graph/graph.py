@@ -1,4 +1,7 @@
-"""The chat graph: START -> summary_node -> llm_node <-> tool_node -> END."""
+"""The chat graph: START -> summary_node -> llm_node <-> tool_node -> END.
+
+With a document index, a router runs first: START -> router_node -> (rag_node) -> summary_node.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from langgraph.graph.state import CompiledStateGraph
 from graph.archive import Archive
 from graph.nodes import make_llm_node, make_summary_node, make_tool_node, route_after_llm
 from graph.providers import get_chat_model, get_summarizer
+from graph.retrieval.index import DocumentIndex
 from graph.settings import Settings, load_settings
 from graph.state import ChatState
 from graph.summarizer import Summarizer
@@ -30,6 +34,8 @@ def build_graph(
     summarizer: Summarizer | None = None,
     tools: Sequence[BaseTool] | None = None,
     approval_required: frozenset[str] | None = None,
+    index: DocumentIndex | None = None,
+    router_model: BaseChatModel | None = None,
 ) -> ChatGraph:
     """Compile the chat graph.
 
@@ -41,6 +47,9 @@ def build_graph(
         summarizer: Summarizer; by default chosen by `settings`.
         tools: Tools bound to the model; by default the available tools of `graph.tools`.
         approval_required: Tool names that pause for the user's approval.
+        index: Document index; with it a router and a rag node run first, and the model
+            gets `search_documents` / `get_section` for agentic search.
+        router_model: Model for the router's structured decision; None uses the rule.
     """
     settings = settings or load_settings()
     if tools is None or approval_required is None:
@@ -48,8 +57,13 @@ def build_graph(
 
         tools = build_tools(settings) if tools is None else tools
         approval_required = APPROVAL_REQUIRED if approval_required is None else approval_required
+    tools = list(tools)
+    if index is not None:
+        from graph.retrieval import build_document_tools
+
+        tools += build_document_tools(index)
     chat_model = model or get_chat_model(settings)
-    bound = chat_model.bind_tools(list(tools)) if tools else chat_model
+    bound = chat_model.bind_tools(tools) if tools else chat_model
 
     builder = StateGraph(ChatState)
     builder.add_node(
@@ -57,7 +71,18 @@ def build_graph(
     )
     builder.add_node("llm_node", make_llm_node(bound, settings.tool_round_limit, archive))  # type: ignore[arg-type]
     builder.add_node("tool_node", make_tool_node(tools, approval_required))
-    builder.add_edge(START, "summary_node")
+    if index is not None:
+        from graph.routing import make_rag_node, make_router_node, route_after_router
+
+        builder.add_node("router_node", make_router_node(index, router_model))
+        builder.add_node("rag_node", make_rag_node(index))
+        builder.add_edge(START, "router_node")
+        builder.add_conditional_edges(
+            "router_node", route_after_router, ["rag_node", "summary_node"]
+        )
+        builder.add_edge("rag_node", "summary_node")
+    else:
+        builder.add_edge(START, "summary_node")
     builder.add_edge("summary_node", "llm_node")
     builder.add_conditional_edges("llm_node", route_after_llm, ["tool_node", END])
     builder.add_edge("tool_node", "llm_node")

@@ -29,6 +29,7 @@ from graph.turns import (
     original_chars,
     split_turns,
 )
+from prompt import get_prompt
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +212,8 @@ def make_llm_node(
 
 def _documents(state: ChatState) -> str:
     passages = state.get("retrieved") or []
+    if state.get("route") == "rag" and not passages:
+        return get_prompt("system.no_documents")
     return "\n".join(
         f"[{i}] {p['text']} (출처: {p['source']} > {p['heading']})"
         for i, p in enumerate(passages, 1)
@@ -236,8 +239,14 @@ def make_tool_node(tools: Sequence[BaseTool], approval_required: frozenset[str])
             args = dict(call["args"])
             decision = "auto"
             tool = by_name.get(name)
+            searches = _calls_this_turn(state, name) + sum(1 for r in results if r.name == name)
             if tool is None:
                 content = f"Error: there is no tool named {name!r}."
+            elif name in CALL_LIMITS and searches >= CALL_LIMITS[name]:
+                content = (
+                    f"Error: {name} may be called {CALL_LIMITS[name]} times per turn; "
+                    "answer with what you found, or say that nothing relevant was found."
+                )
             else:
                 if name in approval_required:
                     answer = interrupt(
@@ -263,6 +272,18 @@ def make_tool_node(tools: Sequence[BaseTool], approval_required: frozenset[str])
         return {"messages": results}
 
     return tool_node
+
+
+CALL_LIMITS = {"search_documents": 3}
+"""Seed 003: at most three searches per turn, then answer from what was found."""
+
+
+def _calls_this_turn(state: ChatState, name: str) -> int:
+    return sum(
+        1
+        for m in extract_current_turn(state["messages"])
+        if isinstance(m, ToolMessage) and m.name == name
+    )
 
 
 def _run(tool: BaseTool, args: dict[str, Any]) -> str:

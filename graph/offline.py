@@ -38,7 +38,7 @@ _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(/\d{2,4})?")
 _CODE_FENCE = re.compile(r"```(?:python|py)?\s*\n(.*?)```", re.DOTALL)
 _FILE = re.compile(r"[\w가-힣./-]+\.(?:md|txt|csv|json|py|yaml|yml|log)\b")
 _TIME_ASK = re.compile(
-    r"몇\s?시|며칠|무슨\s?요일|(지금|현재|오늘)\S*\s*(시간|시각|날짜|요일)|"
+    r"몇\s?시(?!간)|오늘\S*\s*며칠|며칠이[야지]|무슨\s?요일|(지금|현재|오늘)\S*\s*(시간|시각|날짜|요일)|"
     r"what time|time is it|what day|today'?s date|current (time|date)|what is the date"
 )
 _RECALL = re.compile(r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)|did i|i said|i told")
@@ -148,6 +148,8 @@ class Memory:
     label: str
     text: str
     weight: float
+    kind: str = "memory"
+    """memory (summaries, earlier turns) or document (a retrieved passage)."""
 
 
 _CONCEPTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
@@ -205,9 +207,10 @@ def _context_memories(messages: Sequence[BaseMessage], korean: bool) -> list[Mem
             docs = text.split("[참고 문서]", 1)
             if len(docs) == 2:
                 for block in re.split(r"\n(?=\[\d+\])", docs[1]):
-                    source = re.search(r"\(출처: ([^)]+)\)", block)
+                    source = re.search(r"\(출처: ([^)]+)\)\s*$", block.strip())
                     if source:
-                        memories.append(Memory(source.group(1), block.strip(), 1.2))
+                        passage = re.sub(r"^\[\d+\]\s*", "", block.strip()[: source.start()])
+                        memories.append(Memory(source.group(1), passage.strip(), 1.0, "document"))
         elif isinstance(msg, HumanMessage) and text:
             memories.append(Memory("이전 대화의 사용자 말" if korean else "you said", text, 1.0))
         elif isinstance(msg, AIMessage) and text and not msg.tool_calls:
@@ -285,7 +288,9 @@ class OfflineChatModel(BaseChatModel):
         if isinstance(last, ToolMessage):
             return AIMessage(content=self._explain_tools(messages))
         question = content_text(last).strip()
-        call = self._plan_tool(question)
+        system = content_text(messages[0]) if isinstance(messages[0], SystemMessage) else ""
+        # A document question (the router put passages in the prompt) is answered from them.
+        call = None if "[참고 문서]" in system else self._plan_tool(question)
         if call is not None:
             name, args = call
             return AIMessage(
@@ -371,10 +376,44 @@ class OfflineChatModel(BaseChatModel):
                 )
         return "\n\n".join(lines)
 
+    def _answer_from_documents(self, question: str, passages: list[Memory], korean: bool) -> str:
+        """Quote the passage that best matches, with its source; say so plainly if none."""
+        if not passages:
+            return (
+                "관련 문서를 찾지 못했습니다. 문서에 없는 내용은 지어내지 않습니다. 질문을 바꿔 보시거나 "
+                "담당 부서에 문의해 주세요."
+                if korean
+                else "I found no relevant document, and I do not invent policy. Try rephrasing, "
+                "or ask the team in charge."
+            )
+        best = max(
+            passages,
+            key=lambda p: (
+                len(_bigrams(question) & _bigrams(p.text)) + (1 if p is passages[0] else 0)
+            ),
+        )
+        quote = best.text if len(best.text) <= 500 else best.text[:499] + "…"
+        others = [p.label for p in passages if p is not best]
+        also = (
+            ("\n\n함께 찾은 문서: " if korean else "\n\nAlso found: ") + "; ".join(others)
+            if others
+            else ""
+        )
+        if korean:
+            return f"문서에서 찾은 내용입니다:\n\n> {quote}\n\n출처: {best.label}{also}"
+        return f"From the documents:\n\n> {quote}\n\nSource: {best.label}{also}"  # noqa: E501
+
     def _answer(self, question: str, messages: Sequence[BaseMessage]) -> str:
         korean = is_korean(question) or not question
         lower = question.lower()
         memories = _context_memories(messages, korean)
+        system = (
+            content_text(messages[0]) if messages and isinstance(messages[0], SystemMessage) else ""
+        )
+        if "[참고 문서]" in system:
+            return self._answer_from_documents(
+                question, [m for m in memories if m.kind == "document"], korean
+            )
         asks = any(w in lower for w in _QUESTION_WORDS)
         found = find_memory(question, memories) if asks else None
         if found:

@@ -75,6 +75,11 @@ def get_chat_model(settings: Settings) -> BaseChatModel:
     return _openai(settings, settings.chat_model, temperature=0.3)
 
 
+def get_summarizer_model(settings: Settings) -> BaseChatModel:
+    """The cheaper model for summaries and routing (the chat model if none is set)."""
+    return _openai(settings, settings.summary_model or settings.chat_model, temperature=0.0)
+
+
 def get_summarizer(settings: Settings) -> Summarizer:
     """The summarizer: extractive offline, else the (cheaper) summary model."""
     if settings.resolved_provider == "offline":

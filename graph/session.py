@@ -341,6 +341,14 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     from graph.persistence import open_persistence
 
     persistence = open_persistence(settings.db_path)
+    if "index" not in graph_kwargs:
+        from graph.retrieval import open_index
+
+        graph_kwargs["index"] = open_index(settings)
+    if "router_model" not in graph_kwargs and settings.resolved_provider == "openai":
+        from graph.providers import get_summarizer_model
+
+        graph_kwargs["router_model"] = get_summarizer_model(settings)
     graph = build_graph(
         persistence.saver, archive=persistence.archive, settings=settings, **graph_kwargs
     )

@@ -54,5 +54,7 @@ class ChatState(TypedDict, total=False):
     """Errors recorded on the way: turn, node, code (ErrorCode), message."""
     route: str
     """Route of the current turn (agent or rag), when a router runs."""
+    route_reason: str
+    """Why the router chose that route."""
     retrieved: list[dict[str, Any]]
     """Passages retrieved for the current turn: source, heading, score, text."""

@@ -25,10 +25,12 @@ RETRY_TOLERANCE = 0.25
 EXTRACTIVE_TOLERANCE = 0.10
 """The extractive summary lands within this share of the target."""
 
-_SENTENCE = re.compile(r"[^.!?。\n]+(?:[.!?。]+|$)", re.MULTILINE)
+_SENTENCE = re.compile(r"(?:[^.!?。\n]|\.(?=[A-Za-z0-9]))+(?:[.!?。]+|$)", re.MULTILINE)
 _NUMBER = re.compile(r"\d[\d,.:/-]*")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z]+\b|[\"'「『“][^\"'」』”]{1,30}[\"'」』”]")
 _HANGUL = re.compile(r"[가-힣]")
+_QUOTED = (">", "출처:", "Source:", "함께 찾은 문서", "Also found")
+"""Lines that repeat or cite other text (quotes, sources): kept only if room is left."""
 _NAME_KO = re.compile(r"[가-힣]{2,4}(?=(?:님|씨|이라고|라고|이에요|예요|입니다))")
 
 
@@ -153,7 +155,7 @@ def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
             text = cut_words(" ".join(text.split()), 120)
         label = speaker(msg, korean)
         pieces = [
-            (line.startswith(">"), sentence.lstrip("> ").strip())
+            (line.startswith(_QUOTED), sentence.lstrip("> ").strip())
             for line in text.splitlines()
             for sentence in sentences(line)
         ]
@@ -189,6 +191,19 @@ def _render(units: Sequence[_Unit]) -> str:
     return " ".join(parts)
 
 
+def _fill(chosen: list[_Unit], rest: list[_Unit], target: int, low: float) -> str:
+    """Add the best sentence that did not fit, cut at a word, to land in [low, target]."""
+    for filler in rest[:8]:
+        for size in range(len(filler.text) - 1, 1, -1):
+            cut = _Unit(filler.order, filler.label, cut_words(filler.text, size), filler.score)
+            text = _render([*chosen, cut])
+            if len(text) <= target:
+                if len(text) >= low:
+                    return text
+                break
+    return ""
+
+
 def extract_to_length(units: list[_Unit], target_chars: int) -> str:
     """Pick the most informative sentences, in order, to land within 10% of the target."""
     if target_chars <= 0 or not units:
@@ -203,13 +218,8 @@ def extract_to_length(units: list[_Unit], target_chars: int) -> str:
         else:
             rest.append(unit)
     text = _render(chosen)
-    if len(text) < low and rest:
-        # Fill the remaining room with the best sentence that did not fit, cut at a word.
-        filler = rest[0]
-        room = target_chars - len(_render([*chosen, _Unit(filler.order, filler.label, "", 0)]))
-        if room > 0:
-            cut = _Unit(filler.order, filler.label, cut_words(filler.text, room), filler.score)
-            text = _render([*chosen, cut])
+    if len(text) < low:
+        text = _fill(chosen, rest, target_chars, low) or text
     if len(text) > target_chars * (1 + EXTRACTIVE_TOLERANCE):
         text = cut_words(text, target_chars)
     return text

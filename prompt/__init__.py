@@ -5,16 +5,18 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from prompt import summary, system
+from prompt import router, summary, system
 
 TEMPLATES: dict[str, str] = {
     "system.base": system.SYSTEM_BASE,
     "system.summaries_header": system.SUMMARIES_HEADER,
     "system.summary_line": system.SUMMARY_LINE,
     "system.documents_header": system.DOCUMENTS_HEADER,
+    "system.no_documents": system.NO_DOCUMENTS,
     "summary.generate": summary.SUMMARY_GENERATOR,
     "summary.retry": summary.SUMMARY_RETRY,
     "summary.digest": summary.DIGEST_GENERATOR,
+    "router.system": router.ROUTER_SYSTEM,
 }
 
 

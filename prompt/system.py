@@ -6,6 +6,8 @@ SUMMARIES_HEADER = "\n[이전 대화 요약]"
 
 SUMMARY_LINE = "[{start}-{end}턴] {summary}"
 
+NO_DOCUMENTS = "관련 문서를 찾지 못했습니다."
+
 DOCUMENTS_HEADER = (
     "\n[참고 문서]\n"
     "아래 문서 발췌만 근거로 답하고, 사용한 출처(파일 > 제목)를 답에 밝히세요. "

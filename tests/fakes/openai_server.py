@@ -87,6 +87,8 @@ def install(
         body = req.json()
         bodies.append(body)
         last = body["messages"][-1]["content"] or ""
+        if body.get("response_format"):  # the router's structured decision
+            return Reply(chunks=stream_text(json.dumps({"route": "agent", "reason": "small talk"})))
         if (
             summary is not None
             and isinstance(last, str)

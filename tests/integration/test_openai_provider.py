@@ -48,12 +48,15 @@ def test_streaming_tool_call_and_server_error(http_server, tmp_path: Path) -> No
     assert out.answer == "안녕하세요, 무엇을 도와드릴까요?"
     assert len(tokens) >= 3 and "".join(tokens) == out.answer  # streamed, not one block
     assert http_server.requests[0].headers["authorization"] == "Bearer sk-test"
-    assert bodies[0]["model"] == "fake-model" and bodies[0]["stream"] is True
-    assert bodies[0]["tools"][0]["function"]["name"] == "calculator"
+    chat = [b for b in bodies if b["model"] == "fake-model"]
+    routed = [b for b in bodies if b.get("response_format")]
+    assert chat[0]["stream"] is True
+    assert chat[0]["tools"][0]["function"]["name"] == "calculator"
+    assert routed and routed[0]["model"] == "fake-mini"  # the router uses the cheaper model
 
     out = run_turn(app, thread, "2+3 계산", turn_count=2, compression_rate=0.3)
     assert out.answer == "2+3은 5입니다."
-    sent = bodies[2]["messages"]
+    sent = [b for b in bodies if b["model"] == "fake-model"][2]["messages"]
     assert sent[-1] == {"role": "tool", "content": "5", "tool_call_id": "call_1"}
 
     out = run_turn(app, thread, "에러 나 봐", turn_count=3, compression_rate=0.3)
@@ -95,6 +98,8 @@ def test_llm_summary_is_held_to_its_target(http_server, tmp_path: Path) -> None:
     assert view.summary_meta[0]["model_calls"] == 2
     assert view.summary_meta[0]["target_chars"] == target
     assert entry["summary_chars"] == len(entry["summary"]) <= int(target * 1.25)
-    summary_calls = [b for b in bodies if b["model"] == "fake-mini"]
+    summary_calls = [
+        b for b in bodies if b["model"] == "fake-mini" and not b.get("response_format")
+    ]
     assert len(summary_calls) == 2
     assert f"{400}자" in summary_calls[1]["messages"][-1]["content"]  # told the measured length

@@ -27,6 +27,7 @@ def make_graph(
     summarizer: Summarizer | None = None,
     tools: Sequence[BaseTool] = (calculator,),
     approval: frozenset[str] = frozenset(),
+    index: Any = None,
     **env: str,
 ) -> Any:
     settings = load_settings(env)
@@ -38,6 +39,7 @@ def make_graph(
         summarizer=summarizer or ExtractiveSummarizer(),
         tools=list(tools),
         approval_required=approval,
+        index=index,
     )
 
 

@@ -11,9 +11,11 @@ EXPECTED = {
     "system.summaries_header": set(),
     "system.summary_line": {"start", "end", "summary"},
     "system.documents_header": {"documents"},
+    "system.no_documents": set(),
     "summary.generate": {"turn_label", "target_chars", "conversation"},
     "summary.retry": {"actual_chars", "target_chars", "summary"},
     "summary.digest": {"turn_label", "target_chars", "summaries"},
+    "router.system": set(),
 }
 
 

@@ -1,0 +1,79 @@
+"""Issue 5 benchmark: recall@3 and MRR of keyword, FAISS and hybrid retrieval.
+
+    uv run python bench/retrieval_eval.py
+
+Builds the index over data/docs in a temporary folder (FAISS uses the offline hashing
+embeddings) and scores it on data/eval/retrieval_questions.jsonl.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from graph.retrieval import DocumentIndex, HashingEmbeddings  # noqa: E402
+
+MODES = ("keyword", "faiss", "hybrid")
+
+
+def _questions(name: str) -> list[dict[str, str]]:
+    text = (ROOT / "data/eval" / name).read_text("utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def main() -> None:
+    for name in ("retrieval_questions.jsonl", "retrieval_questions_holdout.jsonl"):
+        print(f"== {name}")
+        evaluate(_questions(name))
+
+
+def evaluate(questions: list[dict[str, str]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        index = DocumentIndex(ROOT / "data/docs", Path(tmp), HashingEmbeddings())
+        print(
+            f"index: {index.doc_count} documents, {index.chunk_count} chunks, built in "
+            f"{time.perf_counter() - start:.1f} s; {len(questions)} questions"
+        )
+        results: dict[str, dict[str, list[float]]] = {}
+        missed: dict[str, list[str]] = {m: [] for m in MODES}
+        for mode in MODES:
+            per_lang: dict[str, list[float]] = {}
+            for q in questions:
+                sources = [h.source for h in index.search(q["question"], k=10, mode=mode)]
+                rank = next(
+                    (i + 1 for i, s in enumerate(dict.fromkeys(sources)) if s == q["file"]), None
+                )
+                hit3 = 1.0 if rank is not None and rank <= 3 else 0.0
+                rr = 1.0 / rank if rank else 0.0
+                for lang in ("all", q["lang"]):
+                    per_lang.setdefault(f"{lang}:r3", []).append(hit3)
+                    per_lang.setdefault(f"{lang}:mrr", []).append(rr)
+                if not hit3:
+                    missed[mode].append(
+                        f"{q['question']} -> want {q['file']}, got {list(dict.fromkeys(sources))[:3]}"
+                    )
+            results[mode] = per_lang
+    mean = lambda xs: sum(xs) / len(xs) if xs else 0.0  # noqa: E731
+    print(
+        f"{'mode':8} {'recall@3':>9} {'MRR':>6}   {'ko r@3':>7} {'ko MRR':>7}   {'en r@3':>7} {'en MRR':>7}"
+    )
+    for mode, r in results.items():
+        print(
+            f"{mode:8} {mean(r['all:r3']):9.3f} {mean(r['all:mrr']):6.3f}   "
+            f"{mean(r['ko:r3']):7.3f} {mean(r['ko:mrr']):7.3f}   {mean(r['en:r3']):7.3f} {mean(r['en:mrr']):7.3f}"
+        )
+    best = max(results, key=lambda m: (mean(results[m]["all:r3"]), mean(results[m]["all:mrr"])))
+    print(f"best mode: {best} (target recall@3 >= 0.9)")
+    for line in missed[best]:
+        print("  missed:", line)
+
+
+if __name__ == "__main__":
+    main()

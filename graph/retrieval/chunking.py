@@ -1,0 +1,119 @@
+"""Split documents into chunks that keep their source path and heading path."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+SUFFIXES = (".md", ".markdown", ".txt")
+MAX_CHUNK = 900
+"""Characters per chunk; longer sections are split on paragraphs with some overlap."""
+OVERLAP = 150
+MAX_FILE_BYTES = 1_000_000
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A searchable piece of a document."""
+
+    chunk_id: str
+    source: str
+    """Path relative to the documents folder (posix)."""
+    heading: str
+    """Heading path, e.g. '연차 휴가 > 신청 절차'."""
+    text: str
+
+
+def _chunk_id(source: str, heading: str, index: int) -> str:
+    return hashlib.sha1(f"{source}\x00{heading}\x00{index}".encode()).hexdigest()[:16]
+
+
+def _split_long(text: str) -> list[str]:
+    if len(text) <= MAX_CHUNK:
+        return [text]
+    parts, current = [], ""
+    for paragraph in re.split(r"\n\s*\n", text):
+        if current and len(current) + len(paragraph) > MAX_CHUNK:
+            parts.append(current.strip())
+            current = current[-OVERLAP:] + "\n\n"
+        current += paragraph + "\n\n"
+    if current.strip():
+        parts.append(current.strip())
+    return [p[i : i + MAX_CHUNK] for p in parts for i in range(0, len(p), MAX_CHUNK)]
+
+
+def split_document(source: str, text: str) -> list[Chunk]:
+    """Chunks of one document: one per section (split further when long)."""
+    stack: list[tuple[int, str]] = []
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    title = Path(source).stem
+    for line in text.splitlines():
+        match = _HEADING.match(line)
+        if match:
+            level, name = len(match.group(1)), match.group(2).strip()
+            stack = [(lv, n) for lv, n in stack if lv < level] + [(level, name)]
+            sections.append((" > ".join(n for _, n in stack), []))
+        else:
+            sections[-1][1].append(line)
+    chunks: list[Chunk] = []
+    for heading, lines in sections:
+        body = "\n".join(lines).strip()
+        if not body:
+            continue
+        for piece in _split_long(body):
+            heading_path = heading or title
+            chunks.append(
+                Chunk(_chunk_id(source, heading_path, len(chunks)), source, heading_path, piece)
+            )
+    return chunks
+
+
+def read_document(path: Path) -> str:
+    """Text of a document; raise ValueError for binary, undecodable, huge or empty files."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise ValueError(f"larger than {MAX_FILE_BYTES:,} bytes")
+    data = path.read_bytes()
+    if b"\x00" in data:
+        raise ValueError("binary file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError("not UTF-8 text") from exc
+    if not text.strip():
+        raise ValueError("empty file")
+    return text
+
+
+def document_files(root: Path) -> list[Path]:
+    """Document files under `root`, sorted, hidden files and folders skipped."""
+    if not root.is_dir():
+        return []
+    return sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file()
+        and p.suffix.lower() in SUFFIXES
+        and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    )
+
+
+def load_chunks(root: Path) -> tuple[list[Chunk], list[str]]:
+    """All chunks under `root`, and a warning for each file skipped."""
+    chunks: list[Chunk] = []
+    warnings: list[str] = []
+    for path in document_files(root):
+        source = path.relative_to(root).as_posix()
+        try:
+            chunks.extend(split_document(source, read_document(path)))
+        except (OSError, ValueError) as exc:
+            message = f"skipped {source}: {exc}"
+            log.warning(message)
+            warnings.append(message)
+    return chunks, warnings

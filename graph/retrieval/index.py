@@ -1,0 +1,301 @@
+"""The document index: BM25 over Korean morphemes, FAISS over embeddings, hybrid ranking.
+
+The index lives on disk (chunks, manifest, FAISS vectors) beside the checkpoint database.
+Every search first compares the folder with the manifest (a `stat` per file) and rebuilds
+when a document was added, changed or removed, so new files are found on the next turn.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from graph.retrieval.chunking import Chunk, document_files, load_chunks
+from graph.retrieval.glossary import expand_query
+from graph.retrieval.tokenize import tokens
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["keyword", "faiss", "hybrid"]
+RRF_K = 60
+"""Reciprocal-rank-fusion constant (the usual 60)."""
+CANDIDATES = 20
+"""Hits taken from each ranking before fusion."""
+UNKNOWN_WEIGHT = 0.5
+"""A query word no document contains weighs half an average known word in `confidence`."""
+GENERIC_DF = 0.25
+"""A word in more than this share of chunks is generic; matching only such words halves
+the confidence (in corpora of 20 chunks or more)."""
+
+
+@dataclass
+class Hit:
+    """One retrieved chunk."""
+
+    chunk_id: str
+    source: str
+    heading: str
+    text: str
+    score: float
+    """Score of the mode used (BM25, cosine, or fused reciprocal rank)."""
+    confidence: float
+    """0-1: share of the query's content words (after glossary expansion, counting only
+    words the corpus knows) found in the chunk, heading included, scaled down when the
+    query is mostly words no document contains. Seed 003's rule applies it: below 0.5 the
+    answer says nothing relevant was found."""
+
+
+def _manifest(root: Path) -> dict[str, list[int]]:
+    out = {}
+    for path in document_files(root):
+        info = path.stat()
+        out[path.relative_to(root).as_posix()] = [info.st_size, info.st_mtime_ns]
+    return out
+
+
+class DocumentIndex:
+    """Searchable index over a folder of documents; shared by all sessions of a process."""
+
+    def __init__(
+        self,
+        docs_dir: Path,
+        index_dir: Path,
+        embeddings: Embeddings | None = None,
+        expand: bool = True,
+    ) -> None:
+        self.docs_dir = Path(docs_dir)
+        self.expand = expand
+        """Expand queries with the office glossary (for the lexical retrievers)."""
+        self._vocabulary: set[str] = set()
+        self._idf: dict[str, float] = {}
+        self._df: dict[str, int] = {}
+        self.index_dir = Path(index_dir)
+        self.embeddings = embeddings
+        self._lock = threading.RLock()
+        self._chunks: list[Chunk] = []
+        self._chunk_tokens: list[set[str]] = []
+        self._manifest: dict[str, list[int]] | None = None
+        self._warnings: list[str] = []
+        self._bm25: object | None = None
+        self._faiss: object | None = None
+
+    # --- building --------------------------------------------------------------------
+
+    def refresh(self) -> bool:
+        """Rebuild if documents were added, changed or removed; return True if rebuilt."""
+        with self._lock:
+            current = _manifest(self.docs_dir)
+            if current == self._manifest:
+                return False
+            if self._manifest is None and self._load(current):
+                return False
+            self._build(current)
+            return True
+
+    def _searchable(self, chunk: Chunk) -> str:
+        return f"{chunk.heading}\n{chunk.text}"
+
+    def _build(self, manifest: dict[str, list[int]]) -> None:
+        chunks, warnings = load_chunks(self.docs_dir)
+        vectors = None
+        if self.embeddings is not None and chunks:
+            try:
+                vectors = np.asarray(
+                    self.embeddings.embed_documents([self._searchable(c) for c in chunks]),
+                    dtype=np.float32,
+                )
+            except Exception as exc:  # noqa: BLE001 - keyword search still works
+                message = f"embeddings failed ({type(exc).__name__}: {exc}); keyword search only"
+                log.warning(message)
+                warnings = [*warnings, message]
+        self._install(chunks, warnings, manifest, vectors)
+        self._save(vectors)
+        log.info("indexed %d chunks from %d documents", len(chunks), len(manifest))
+
+    def _install(
+        self,
+        chunks: list[Chunk],
+        warnings: list[str],
+        manifest: dict[str, list[int]],
+        vectors: np.ndarray | None,
+    ) -> None:
+        import bm25s
+
+        token_lists = [tokens(self._searchable(c)) for c in chunks]
+        self._chunks, self._warnings, self._manifest = chunks, warnings, manifest
+        self._chunk_tokens = [set(t) for t in token_lists]
+        self._vocabulary = set().union(*self._chunk_tokens) if token_lists else set()
+        count = len(self._chunk_tokens)
+        self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
+        self._idf = {t: math.log(1 + count / df) for t, df in self._df.items()}
+        self._bm25 = None
+        if chunks:
+            retriever = bm25s.BM25()
+            retriever.index(token_lists, show_progress=False)
+            self._bm25 = retriever
+        self._faiss = None
+        if vectors is not None and len(vectors):
+            import faiss
+
+            index = faiss.IndexFlatIP(vectors.shape[1])
+            index.add(vectors)
+            self._faiss = index
+
+    def _save(self, vectors: np.ndarray | None) -> None:
+        try:
+            self.index_dir.mkdir(parents=True, exist_ok=True)
+            meta = {
+                "manifest": self._manifest,
+                "warnings": self._warnings,
+                "chunks": [asdict(c) for c in self._chunks],
+                "embeddings": type(self.embeddings).__name__ if self.embeddings else None,
+            }
+            (self.index_dir / "index.json").write_text(
+                json.dumps(meta, ensure_ascii=False), "utf-8"
+            )
+            if vectors is not None:
+                np.save(self.index_dir / "vectors.npy", vectors)
+        except OSError as exc:  # a read-only disk must not stop search
+            log.warning("could not save the index: %s", exc)
+
+    def _load(self, manifest: dict[str, list[int]]) -> bool:
+        path = self.index_dir / "index.json"
+        try:
+            meta = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return False
+        wanted = type(self.embeddings).__name__ if self.embeddings else None
+        if meta.get("manifest") != manifest or meta.get("embeddings") != wanted:
+            return False
+        vectors = None
+        if self.embeddings is not None:
+            try:
+                vectors = np.load(self.index_dir / "vectors.npy")
+            except (OSError, ValueError):
+                return False
+        chunks = [Chunk(**c) for c in meta["chunks"]]
+        self._install(chunks, list(meta.get("warnings", [])), manifest, vectors)
+        return True
+
+    # --- reading ---------------------------------------------------------------------
+
+    @property
+    def warnings(self) -> list[str]:
+        """Files skipped at the last build, with the reason."""
+        self.refresh()
+        return list(self._warnings)
+
+    @property
+    def doc_count(self) -> int:
+        """Documents indexed."""
+        self.refresh()
+        return len({c.source for c in self._chunks})
+
+    @property
+    def chunk_count(self) -> int:
+        """Chunks indexed."""
+        self.refresh()
+        return len(self._chunks)
+
+    @property
+    def default_mode(self) -> Mode:
+        """Hybrid when embeddings are configured, else keyword."""
+        return "hybrid" if self.embeddings is not None else "keyword"
+
+    def _confidence(self, known: set[str], unknown: set[str], index: int) -> float:
+        """IDF-weighted share of the query's words found in the chunk.
+
+        Words no document contains count as missing at the highest weight, and words every
+        document contains ("회사", "규정") count little, so "회사 양자역학 규정" stays low.
+        """
+        if not known:
+            return 0.0
+        idf = self._idf
+        matched = known & self._chunk_tokens[index]
+        known_mass = sum(idf[t] for t in known)
+        unknown_mass = UNKNOWN_WEIGHT * known_mass / len(known) * len(unknown)
+        confidence = sum(idf[t] for t in matched) / (known_mass + unknown_mass)
+        count = len(self._chunk_tokens)
+        if count >= 20 and all(self._df[t] / count > GENERIC_DF for t in matched):
+            confidence *= 0.5  # only words that most documents share ("회사", "규정")
+        return confidence
+
+    def _keyword(self, query_tokens: list[str], n: int) -> list[tuple[int, float]]:
+        if self._bm25 is None or not query_tokens:
+            return []
+        n = min(n, len(self._chunks))
+        docs, scores = self._bm25.retrieve([query_tokens], k=n, show_progress=False)  # type: ignore[attr-defined]
+        return [(int(d), float(s)) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
+
+    def _vector(self, query: str, n: int) -> list[tuple[int, float]]:
+        if self._faiss is None or self.embeddings is None:
+            return []
+        try:
+            vector = np.asarray([self.embeddings.embed_query(query)], dtype=np.float32)
+        except Exception as exc:  # noqa: BLE001 - fall back to the keyword ranking
+            log.warning("query embedding failed: %s", exc)
+            return []
+        scores, ids = self._faiss.search(vector, min(n, len(self._chunks)))  # type: ignore[attr-defined]
+        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
+
+    def search(self, query: str, k: int = 3, mode: Mode | None = None) -> list[Hit]:
+        """The `k` best chunks for `query`."""
+        with self._lock:
+            self.refresh()
+            mode = mode or self.default_mode
+            expanded = expand_query(query) if self.expand else query
+            query_tokens = tokens(expanded)
+            unknown = {t for t in tokens(query) if t not in self._vocabulary and not t.isascii()}
+            known = {t for t in query_tokens if t in self._vocabulary}
+            if mode == "keyword":
+                ranked = self._keyword(query_tokens, k)
+            elif mode == "faiss":
+                ranked = self._vector(expanded, k)
+            else:
+                fused: dict[int, float] = {}
+                for ranking in (
+                    self._keyword(query_tokens, CANDIDATES),
+                    self._vector(expanded, CANDIDATES),
+                ):
+                    for rank, (index, _) in enumerate(ranking):
+                        fused[index] = fused.get(index, 0.0) + 1.0 / (RRF_K + rank + 1)
+                ranked = sorted(fused.items(), key=lambda item: -item[1])[:k]
+            return [
+                Hit(
+                    chunk_id=self._chunks[i].chunk_id,
+                    source=self._chunks[i].source,
+                    heading=self._chunks[i].heading,
+                    text=self._chunks[i].text,
+                    score=round(score, 4),
+                    confidence=round(self._confidence(known, unknown, i), 3),
+                )
+                for i, score in ranked
+            ]
+
+    def get_section(self, source: str, heading: str) -> str:
+        """The whole text of a section (all its chunks), or '' if there is none."""
+        with self._lock:
+            self.refresh()
+            parts = [
+                c.text
+                for c in self._chunks
+                if c.source == source
+                and (c.heading == heading or c.heading.startswith(heading + " > "))
+            ]
+            return "\n\n".join(parts)
+
+
+def format_hits(hits: Sequence[Hit]) -> str:
+    """Passages for the system prompt: `[n] text (출처: source > heading)`."""
+    return "\n".join(
+        f"[{i}] {h.text} (출처: {h.source} > {h.heading})" for i, h in enumerate(hits, 1)
+    )

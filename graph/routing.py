@@ -1,0 +1,94 @@
+"""router_node and rag_node (seed 000): document questions get passages in the system prompt.
+
+The router asks the LLM for a structured `RouteDecision` when one is configured; the offline
+engine uses a transparent rule instead: a plain tool request goes to the agent, a question
+with a confident document hit (or one that names company rules) goes to retrieval.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import asdict
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from graph.nodes import Node
+from graph.retrieval import DocumentIndex, relevant
+from graph.state import ChatState
+from graph.turns import content_text, extract_current_turn
+from prompt import get_prompt
+
+log = logging.getLogger(__name__)
+
+Route = Literal["rag", "agent"]
+_TOOLISH = re.compile(
+    r"\d\s*[-+*/×÷^%]\s*\d|몇\s?시(?!간)|무슨\s?요일|날씨|weather|what time|```|위키|wikipedia|웹\s?검색"
+)
+_DOCUMENTISH = re.compile(
+    r"회사|사내|정책|규정|규칙|지침|매뉴얼|가이드|신청\s?방법|절차|company|policy|policies|handbook|rule"
+)
+
+
+class RouteDecision(BaseModel):
+    """The router's answer."""
+
+    route: Route = Field(description="rag: needs the company documents; agent: anything else")
+    reason: str = Field(description="one short sentence")
+
+
+def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
+    """The offline rule: tool requests -> agent; confident document hit or rules talk -> rag."""
+    if _TOOLISH.search(question.lower()):
+        return "agent", "plain tool request (arithmetic, time, weather, code, web)"
+    hits = relevant(index.search(question, k=1))
+    if hits:
+        return "rag", f"document match: {hits[0].source} (confidence {hits[0].confidence:.2f})"
+    if _DOCUMENTISH.search(question.lower()):
+        return "rag", "asks about company rules, but no document matched"
+    return "agent", "small talk or general question; no document matched"
+
+
+def _question(state: ChatState) -> str:
+    for msg in reversed(extract_current_turn(state["messages"])):
+        if isinstance(msg, HumanMessage):
+            return content_text(msg)
+    return ""
+
+
+def make_router_node(index: DocumentIndex, model: BaseChatModel | None = None) -> Node:
+    """router_node: decide rag vs agent for this turn."""
+
+    def router_node(state: ChatState) -> dict[str, Any]:
+        question = _question(state)
+        route, reason = rule_route(question, index)
+        if model is not None:
+            try:
+                decision = model.with_structured_output(RouteDecision).invoke(
+                    [SystemMessage(get_prompt("router.system")), HumanMessage(question)]
+                )
+                if isinstance(decision, RouteDecision):
+                    route, reason = decision.route, decision.reason
+            except Exception as exc:  # noqa: BLE001 - the rule is a sound fallback
+                log.warning("router model failed, using the rule: %s", exc)
+        return {"route": route, "route_reason": reason, "retrieved": []}
+
+    return router_node
+
+
+def make_rag_node(index: DocumentIndex, k: int = 3) -> Node:
+    """rag_node: put the relevant passages (confidence >= 0.5) into the state."""
+
+    def rag_node(state: ChatState) -> dict[str, Any]:
+        hits = relevant(index.search(_question(state), k=k))
+        return {"retrieved": [asdict(h) for h in hits]}
+
+    return rag_node
+
+
+def route_after_router(state: ChatState) -> Literal["rag_node", "summary_node"]:
+    """After the router: retrieve first for document questions."""
+    return "rag_node" if state.get("route") == "rag" else "summary_node"

@@ -1,0 +1,135 @@
+"""Document index: chunking, keyword/FAISS/hybrid search, auto-refresh, bad files, tools."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graph.retrieval import DocumentIndex, HashingEmbeddings, build_document_tools, format_hits
+from graph.retrieval.chunking import split_document
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LEAVE = """# 휴가 규정
+## 연차 신청
+연차는 한빛포털에서 사용일 3영업일 전까지 신청합니다.
+## 병가
+병가는 연간 10일까지 유급입니다.
+"""
+EXPENSE = "# 경비 정산\n## 기한\n경비는 사용한 달의 다음 달 5일까지 정산합니다.\n"
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    (folder / "hr").mkdir(parents=True)
+    (folder / "hr" / "leave.md").write_text(LEAVE, "utf-8")
+    (folder / "expense.md").write_text(EXPENSE, "utf-8")
+    return folder
+
+
+def _index(docs: Path, tmp_path: Path, embeddings: bool = True) -> DocumentIndex:
+    return DocumentIndex(docs, tmp_path / "index", HashingEmbeddings() if embeddings else None)
+
+
+def test_chunks_keep_source_and_heading_path() -> None:
+    chunks = split_document("hr/leave.md", LEAVE)
+    assert [(c.source, c.heading) for c in chunks] == [
+        ("hr/leave.md", "휴가 규정 > 연차 신청"),
+        ("hr/leave.md", "휴가 규정 > 병가"),
+    ]
+    assert chunks[1].text == "병가는 연간 10일까지 유급입니다."
+
+
+def test_long_sections_are_split() -> None:
+    text = "# 긴 문서\n" + "\n\n".join(f"문단 {i}: " + "내용 " * 80 for i in range(10))
+    chunks = split_document("long.md", text)
+    assert len(chunks) > 3 and all(len(c.text) <= 900 for c in chunks)
+
+
+@pytest.mark.parametrize("mode", ["keyword", "faiss", "hybrid"])
+def test_each_mode_finds_the_right_section(docs: Path, tmp_path: Path, mode: str) -> None:
+    hits = _index(docs, tmp_path).search("병가는 며칠까지 유급이야?", k=2, mode=mode)
+    assert (hits[0].source, hits[0].heading) == ("hr/leave.md", "휴가 규정 > 병가")
+    assert hits[0].confidence >= 0.5
+
+
+def test_english_question_finds_korean_document(docs: Path, tmp_path: Path) -> None:
+    hits = _index(docs, tmp_path).search("What is the deadline for expense reimbursement?", k=1)
+    assert hits[0].source == "expense.md" and hits[0].confidence >= 0.5
+
+
+def test_nonsense_has_low_confidence(docs: Path, tmp_path: Path) -> None:
+    hits = _index(docs, tmp_path).search("양자역학의 불확정성 원리", k=3)
+    assert all(h.confidence < 0.5 for h in hits)
+
+
+def test_new_changed_and_deleted_files_are_noticed_without_a_rebuild_call(
+    docs: Path, tmp_path: Path
+) -> None:
+    index = _index(docs, tmp_path)
+    assert index.doc_count == 2
+    (docs / "parking.md").write_text(
+        "# 주차\n## 방문객\n방문객 주차는 2시간 무료입니다.\n", "utf-8"
+    )
+    assert index.search("방문객 주차 무료 시간", k=1)[0].source == "parking.md"
+    (docs / "parking.md").write_text(
+        "# 주차\n## 방문객\n방문객 주차는 3시간 무료로 바뀌었습니다.\n", "utf-8"
+    )
+    assert "3시간" in index.search("방문객 주차 무료 시간", k=1)[0].text
+    (docs / "parking.md").unlink()
+    assert all(h.source != "parking.md" for h in index.search("방문객 주차", k=3))
+
+
+def test_binary_and_undecodable_files_are_skipped_with_a_warning(
+    docs: Path, tmp_path: Path
+) -> None:
+    (docs / "image.md").write_bytes(b"\x89PNG\x00\x00\x01binary")
+    (docs / "legacy.txt").write_bytes("휴가 규정".encode("euc-kr"))
+    (docs / "empty.md").write_text("   \n", "utf-8")
+    index = _index(docs, tmp_path)
+    assert index.doc_count == 2
+    assert sorted(index.warnings) == [
+        "skipped empty.md: empty file",
+        "skipped image.md: binary file",
+        "skipped legacy.txt: not UTF-8 text",
+    ]
+    assert index.search("연차 신청", k=1)[0].source == "hr/leave.md"
+
+
+def test_index_is_persisted_and_reloaded(docs: Path, tmp_path: Path) -> None:
+    _index(docs, tmp_path).search("연차", k=1)
+    assert (tmp_path / "index" / "index.json").exists()
+    again = _index(docs, tmp_path)
+    assert again.refresh() is False  # loaded from disk, not rebuilt
+    assert again.search("연차 신청", k=1)[0].source == "hr/leave.md"
+
+
+def test_tools_show_source_heading_score_and_say_when_nothing_is_found(
+    docs: Path, tmp_path: Path
+) -> None:
+    search, section = build_document_tools(_index(docs, tmp_path))
+    out = search.invoke({"query": "연차 신청 기한"})
+    assert out.startswith("[1] hr/leave.md > 휴가 규정 > 연차 신청 (score ")
+    assert "3영업일" in out
+    assert (
+        search.invoke({"query": "우주 정거장 도킹 절차"})
+        == "No relevant document found for: 우주 정거장 도킹 절차"
+    )
+    assert section.invoke({"source": "hr/leave.md", "heading": "휴가 규정"}).count("\n\n") == 1
+    assert "No section" in section.invoke({"source": "hr/leave.md", "heading": "없음"})
+
+
+def test_format_hits_for_the_system_prompt(docs: Path, tmp_path: Path) -> None:
+    hits = _index(docs, tmp_path).search("병가", k=1)
+    assert (
+        format_hits(hits)
+        == "[1] 병가는 연간 10일까지 유급입니다. (출처: hr/leave.md > 휴가 규정 > 병가)"
+    )
+
+
+def test_shipped_documents_answer_a_leave_question(tmp_path: Path) -> None:
+    index = DocumentIndex(ROOT / "data/docs", tmp_path / "index", HashingEmbeddings())
+    assert index.doc_count >= 15
+    assert index.search("연차 이월은 몇 일까지 돼?", k=1)[0].source == "leave_policy.md"

@@ -1,0 +1,116 @@
+"""Router and rag node with the offline engine: routes, cited sources, honest 'not found'."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graph.retrieval import DocumentIndex, HashingEmbeddings
+from graph.session import load_thread, new_thread, open_app, run_turn
+from graph.settings import load_settings
+from tests.fakes.chat import ScriptedModel, tool_call
+from tests.unit.helpers import make_graph, send
+
+POLICY = """# 재택근무 규정
+## 신청 방법
+재택근무는 주 2일까지 가능합니다. 전주 금요일까지 포털에 신청합니다.
+## 지원금
+재택근무를 월 4일 이상 하면 월 3만원을 지원합니다.
+"""
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "remote.md").write_text(POLICY, "utf-8")
+    settings = load_settings(
+        {
+            "CHAT_DB_PATH": str(tmp_path / "c.sqlite"),
+            "DOCS_DIR": str(docs),
+            "CHAT_PROVIDER": "offline",
+        }
+    )
+    chat = open_app(settings)
+    chat.docs = docs  # type: ignore[attr-defined]
+    yield chat
+    chat.persistence.close()
+
+
+def _turn(app, thread: str, turn: int, text: str):
+    out = run_turn(app, thread, text, turn_count=turn, compression_rate=0.3)
+    return out, load_thread(app, thread)
+
+
+@pytest.mark.parametrize(
+    ("text", "route"),
+    [
+        ("재택근무는 일주일에 며칠까지 돼?", "rag"),
+        ("Is there an allowance for working from home?", "rag"),
+        ("안녕하세요, 반가워요", "agent"),
+        ("오늘 점심 뭐 먹지?", "agent"),
+        ("123 * 456 계산해줘", "agent"),
+        ("지금 몇 시야?", "agent"),
+        ("회사 주차 규정 알려줘", "rag"),
+    ],
+)
+def test_routes(app, text: str, route: str) -> None:
+    thread = new_thread(app)
+    _, view = _turn(app, thread, 1, text)
+    assert view.route == route, view.state.get("route_reason")
+
+
+def test_document_answer_quotes_and_names_its_source(app) -> None:
+    thread = new_thread(app)
+    out, view = _turn(app, thread, 1, "재택근무는 일주일에 며칠까지 돼?")
+    assert "주 2일까지" in out.answer
+    assert "출처: remote.md > 재택근무 규정 > 신청 방법" in out.answer
+    assert view.retrieved[0]["source"] == "remote.md" and view.retrieved[0]["confidence"] >= 0.5
+
+
+def test_nothing_found_gets_the_honest_answer(app) -> None:
+    thread = new_thread(app)
+    out, view = _turn(app, thread, 1, "회사 주차 규정 알려줘")
+    assert view.route == "rag" and view.retrieved == []
+    assert out.answer.startswith("관련 문서를 찾지 못했습니다.")
+
+
+def test_a_document_added_is_found_on_the_next_turn(app) -> None:
+    thread = new_thread(app)
+    out, _ = _turn(app, thread, 1, "방문객 주차는 몇 시간 무료야?")
+    assert "찾지 못했습니다" in out.answer or "출처" not in out.answer
+    (app.docs / "parking.md").write_text(
+        "# 주차 안내\n## 방문객\n방문객 주차는 2시간 무료입니다.\n", "utf-8"
+    )
+    out, view = _turn(app, thread, 2, "방문객 주차는 몇 시간 무료야?")
+    assert "2시간 무료" in out.answer and "출처: parking.md" in out.answer
+
+
+def test_retrieved_passages_are_not_summarized_as_user_text(app) -> None:
+    thread = new_thread(app)
+    for turn, text in enumerate(
+        ["재택근무 신청은 언제까지 해?", "좋아요", "고마워요", "다음 질문"], 1
+    ):
+        _turn(app, thread, turn, text)
+    summary = load_thread(app, thread).summary_history[0]["summary"]
+    assert "사용자: 재택근무 신청은 언제까지 해?" in summary or "재택근무 신청" in summary
+    assert "사용자: 재택근무는 주 2일까지" not in summary
+
+
+def test_search_documents_is_limited_to_three_calls_per_turn(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "remote.md").write_text(POLICY, "utf-8")
+    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
+    script = [tool_call("search_documents", {"query": f"재택 {i}"}, f"s{i}") for i in range(4)] + [
+        "끝"
+    ]
+    model = ScriptedModel(script)
+    graph = make_graph(model, index=index)
+    state = send(graph, "t", 1, "재택근무 규정 찾아줘")
+    results = [m.content for m in state["messages"] if m.type == "tool"]
+    assert len(results) == 4
+    assert all(r.startswith("[1] remote.md") for r in results[:3])
+    assert results[3].startswith("Error: search_documents may be called 3 times per turn")
+    assert state["messages"][-1].content == "끝"
