@@ -17,7 +17,9 @@ from graph.tools.calculator import calculate
 from graph.tools.clock import now_in
 from graph.tools.files import read_text_file
 from graph.tools.sandbox import Limits, run_python
-from graph.tools.web import weather, web_search, wikipedia_summary
+from graph.tools.weather import weather
+from graph.tools.web import web_search
+from graph.tools.wiki import wikipedia_summary
 
 __all__ = ["APPROVAL_REQUIRED", "TOOL_NAMES", "ToolError", "build_tools", "tool_availability"]
 

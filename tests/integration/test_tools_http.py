@@ -59,6 +59,8 @@ def test_weather_failures_are_clear(
 
 
 def _wiki_handler(req: Request) -> Reply:
+    if req.query.get("list") == ["search"]:
+        return Reply(json_body={"query": {"search": []}})
     prop = req.query.get("prop", [""])[0]
     title = req.query.get("titles", [""])[0]
     if title == "없는문서":
@@ -92,10 +94,11 @@ def test_wikipedia_missing_page(http_server: FakeHTTPServer) -> None:
 @pytest.mark.parametrize(
     ("reply", "message"),
     [
-        (Reply(500, body=b"<html>error</html>"), "unexpected"),
+        (Reply(500, body=b"<html>error</html>"), r"Wikipedia failed \(HTTP 500\)"),
+        (Reply(401, body=b"<html>no</html>"), r"Wikipedia refused the key \(HTTP 401\)"),
         (Reply(json_body={}, delay_s=3), "within 1 s"),
     ],
-    ids=["500", "timeout"],
+    ids=["500", "401", "timeout"],
 )
 def test_wikipedia_failures_are_clear(
     http_server: FakeHTTPServer, reply: Reply, message: str
@@ -105,6 +108,54 @@ def test_wikipedia_failures_are_clear(
     with pytest.raises(ToolError, match=message):
         _wiki(http_server).invoke({"query": "Seoul", "lang": "en"})
     assert time.perf_counter() - start < 3
+
+
+def test_wikipedia_asks_the_right_language_and_title(http_server: FakeHTTPServer) -> None:
+    http_server.route("GET", "/ko/w/api.php", _wiki_handler)
+    http_server.route("GET", "/en/w/api.php", _wiki_handler)
+    tool = _wiki(http_server)
+    tool.invoke({"query": "세종", "lang": "ko"})
+    tool.invoke({"query": "세종", "lang": "en"})  # the package's caches must not answer this
+    paths = [r.path for r in http_server.requests]
+    assert "/ko/w/api.php" in paths and "/en/w/api.php" in paths
+    assert http_server.requests[0].query["titles"] == ["세종"]
+
+
+def test_wikipedia_falls_back_to_search_for_inexact_titles(
+    http_server: FakeHTTPServer,
+) -> None:
+    def handler(req: Request) -> Reply:
+        if req.query.get("list") == ["search"]:
+            assert req.query["srsearch"] == ["세종대왕 업적"]
+            return Reply(json_body={"query": {"search": [{"title": "세종"}]}})
+        if req.query.get("titles") == ["세종대왕 업적"]:
+            return Reply(json_body={"query": {"pages": {"-1": {"missing": ""}}}})
+        return _wiki_handler(req)
+
+    http_server.route("GET", "/ko/w/api.php", handler)
+    out = _wiki(http_server).invoke({"query": "세종대왕 업적"})
+    assert out.startswith("세종: ")
+
+
+@pytest.mark.filterwarnings("ignore:No parser was explicitly specified")
+def test_wikipedia_disambiguation_lists_candidates(http_server: FakeHTTPServer) -> None:
+    html = "<ul><li><a>머큐리 (행성)</a></li><li><a>머큐리 (신화)</a></li></ul>"
+
+    def handler(req: Request) -> Reply:
+        if req.query.get("prop") == ["revisions"]:
+            page = {"title": "머큐리", "revisions": [{"*": html}]}
+            return Reply(json_body={"query": {"pages": {"5": page}}})
+        page = {"pageid": 5, "title": "머큐리", "pageprops": {"disambiguation": ""}}
+        return Reply(json_body={"query": {"pages": {"5": page}}})
+
+    http_server.route("GET", "/ko/w/api.php", handler)
+    with pytest.raises(ToolError, match=r"ambiguous.*머큐리 \(행성\), 머큐리 \(신화\)"):
+        _wiki(http_server).invoke({"query": "머큐리"})
+
+
+def test_wikipedia_unknown_language_is_refused() -> None:
+    with pytest.raises(ToolError, match="ko or en"):
+        _tools()["search_wikipedia"].invoke({"query": "x", "lang": "de"})
 
 
 # --- Tavily ------------------------------------------------------------------------------
@@ -135,7 +186,7 @@ def test_tavily_results(http_server: FakeHTTPServer) -> None:
             Reply(401, {"detail": {"error": "Unauthorized: missing or invalid API key."}}),
             r"refused the key",
         ),
-        (Reply(500, {"detail": {"error": "Internal error"}}), "search failed"),
+        (Reply(500, {"detail": {"error": "Internal error"}}), r"Tavily failed \(HTTP 500\)"),
         (Reply(json_body={"results": []}, delay_s=3), "within 1 s"),
     ],
     ids=["401", "500", "timeout"],
