@@ -22,6 +22,25 @@ MAX_DEPTH = 50
 MAX_NODES = 200
 MAX_EXPONENT = 10_000
 MAX_INT_BITS = 4_000
+MAX_ROUND_DIGITS = 100
+
+
+def _round(value: Any, ndigits: Any = None) -> Any:
+    # int.__round__ with ndigits=-10**9 computes 10**10**9 first: bound it.
+    if ndigits is None:
+        return round(value)
+    if not isinstance(ndigits, int) or abs(ndigits) > MAX_ROUND_DIGITS:
+        raise ToolError(f"round() takes a whole number of digits up to {MAX_ROUND_DIGITS}")
+    return round(value, ndigits)
+
+
+def _checked(value: Any) -> Any:
+    if isinstance(value, complex):
+        raise ToolError("the result is a complex number; only real numbers are supported")
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        raise ToolError("result would be too large")
+    return value
+
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "sqrt": math.sqrt,
@@ -32,7 +51,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "log10": math.log10,
     "exp": math.exp,
     "abs": abs,
-    "round": round,
+    "round": _round,
     "floor": math.floor,
     "ceil": math.ceil,
 }
@@ -70,7 +89,7 @@ def _check_nesting(text: str) -> None:
 
 def _bounded_pow(base: Any, exponent: Any) -> Any:
     if isinstance(exponent, int | float) and abs(exponent) > MAX_EXPONENT:
-        raise ToolError(f"exponent {exponent} is larger than {MAX_EXPONENT}")
+        raise ToolError(f"exponent {exponent} is outside ±{MAX_EXPONENT}")
     if (
         isinstance(base, int)
         and isinstance(exponent, int)
@@ -83,9 +102,15 @@ def _bounded_pow(base: Any, exponent: Any) -> Any:
         return operator.pow(base, exponent)
     except OverflowError as exc:
         raise ToolError("result would be too large") from exc
+    except ZeroDivisionError as exc:
+        raise ToolError("zero cannot be raised to a negative power") from exc
 
 
 def _eval(node: ast.AST) -> Any:
+    return _checked(_eval_node(node))
+
+
+def _eval_node(node: ast.AST) -> Any:
     if isinstance(node, ast.Expression):
         return _eval(node.body)
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
@@ -101,6 +126,8 @@ def _eval(node: ast.AST) -> Any:
             return _BINARY[type(node.op)](left, right)
         except ZeroDivisionError as exc:
             raise ToolError("division by zero") from exc
+        except OverflowError as exc:
+            raise ToolError("result would be too large") from exc
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _UNARY[type(node.op)](_eval(node.operand))
     if isinstance(node, ast.Name) and node.id in CONSTANTS:
@@ -117,6 +144,9 @@ def _eval(node: ast.AST) -> Any:
             return FUNCTIONS[node.func.id](*args)
         except (ValueError, OverflowError, TypeError) as exc:
             raise ToolError(f"{node.func.id}: {exc}") from exc
+    if isinstance(node, ast.Call):
+        allowed = ", ".join(FUNCTIONS)
+        raise ToolError(f"only these functions may be called, with 1 or 2 numbers: {allowed}")
     if isinstance(node, ast.Name):
         raise ToolError(f"unknown name {node.id!r}; allowed: {', '.join([*FUNCTIONS, *CONSTANTS])}")
     raise ToolError(f"{type(node).__name__} is not allowed in an arithmetic expression")

@@ -24,6 +24,11 @@ from graph.tools.calculator import calculate
         ("-2 ** 2", "-4"),
         ("1e3 / 8", "125"),
         ("2 ** 0.5", "1.41421356237"),
+        ("1,234,567 * 2", "2469134"),
+        ("floor(7.9) + ceil(0.1)", "8"),
+        ("log10(1000) + log(e)", "4"),
+        ("10 / 4 =", "2.5"),
+        ("2 ** 100", "1267650600228229401496703205376"),
     ],
 )
 def test_arithmetic(expression: str, expected: str) -> None:
@@ -62,6 +67,22 @@ HOSTILE = [
     "getattr(1, 'real')",
     "1j * 2",
     "",
+    "(-8) ** (1/3)",
+    "0 ** -1",
+    "round(1, -10**9)",
+    "2**3000 * 1.0",
+    "2 ** -10001",
+    "-" * 499 + "1",
+    "~5",
+    "3 < 4",
+    "1e309",
+    "f(1, 2)",
+    "sqrt(1, 2, 3)",
+    "True + 1",
+    "None",
+    "'1' + '2'",
+    "1; 2",
+    "import os",
 ]
 
 
@@ -84,5 +105,19 @@ def test_errors_read_well() -> None:
         calculate("9**9**9")
     with pytest.raises(ToolError, match="unknown name 'os'"):
         calculate("os")
+    with pytest.raises(ToolError, match="complex number"):
+        calculate("(-8) ** (1/3)")
+    with pytest.raises(ToolError, match="only these functions"):
+        calculate("f(1)")
     with pytest.raises(ToolError, match="nested deeper"):
         calculate("(" * 60 + "1" + ")" * 60)
+
+
+def test_the_slowest_hostile_input_is_still_fast() -> None:
+    times = []
+    for expression in HOSTILE:
+        start = time.perf_counter()
+        with pytest.raises(ToolError):
+            calculate(expression)
+        times.append(time.perf_counter() - start)
+    assert max(times) < 0.05, f"slowest {max(times):.4f}s"
