@@ -35,8 +35,15 @@ def test_busy_loop_is_killed_too() -> None:
 
 
 def test_memory_limit() -> None:
-    with pytest.raises(ToolError, match="memory limit of 256 MB"):
+    start = time.perf_counter()
+    with pytest.raises(ToolError, match="memory limit of 256 MB exceeded"):
         run_python("x = bytearray(1024 * 1024 * 1024)\nprint(len(x))", Limits(memory_mb=256))
+    assert time.perf_counter() - start < 3
+
+
+def test_ordinary_memory_use_works_under_the_limit() -> None:
+    out = run_python("x = bytearray(50 * 1024 * 1024)\nprint(len(x))", Limits(memory_mb=256))
+    assert out == "[ok]\n52428800\n"
 
 
 def test_cannot_read_the_apps_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,3 +64,31 @@ def test_output_is_capped() -> None:
     out = run_python("print('x' * 50000)", Limits(max_output=1000))
     assert "output cut at 1000 characters" in out
     assert len(out) < 1100
+
+
+def test_flood_of_output_does_not_fill_the_apps_memory() -> None:
+    start = time.perf_counter()
+    out = run_python("while True: print('x' * 100_000)", Limits(timeout_s=5, max_output=500))
+    assert time.perf_counter() - start < 5
+    assert "output cut at 500 characters" in out and len(out) < 700
+
+
+def test_files_the_code_writes_are_small_and_gone_afterwards() -> None:
+    out = run_python(
+        "import os\nopen('big', 'wb').write(b'x' * (5 * 1024 * 1024))", Limits(timeout_s=3)
+    )
+    assert out.startswith("[exit status")  # stopped by the file-size limit
+    again = run_python("import os\nprint(os.listdir('.'))", Limits())
+    assert again == "[ok]\n[]\n"
+
+
+def test_child_processes_are_killed_with_the_group() -> None:
+    start = time.perf_counter()
+    with pytest.raises(ToolError, match="longer than 1 s"):
+        run_python(
+            "import subprocess, sys\n"
+            "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+            "import time\ntime.sleep(30)",
+            Limits(timeout_s=1),
+        )
+    assert time.perf_counter() - start < 3
