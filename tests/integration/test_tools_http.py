@@ -7,7 +7,7 @@ import time
 import pytest
 
 from graph.settings import load_settings
-from graph.tools import build_tools, tool_availability
+from graph.tools import build_tools
 from graph.tools.base import ToolError
 from tests.fakes.http_server import FakeHTTPServer, Reply, Request
 
@@ -197,23 +197,3 @@ def test_tavily_failures_are_clear(http_server: FakeHTTPServer, reply: Reply, me
     with pytest.raises(ToolError, match=message):
         tool.invoke({"query": "x"})
     assert time.perf_counter() - start < 4
-
-
-# --- registry ----------------------------------------------------------------------------
-
-
-def test_tools_needing_a_key_are_hidden_and_explained() -> None:
-    settings = load_settings({})
-    assert [t.name for t in build_tools(settings)] == [
-        "calculator",
-        "get_current_datetime",
-        "search_wikipedia",
-        "python_repl",
-        "read_file",
-    ]
-    availability = tool_availability(settings)
-    assert availability["get_weather"] == "needs OPENWEATHER_API_KEY"
-    assert availability["web_search"] == "needs TAVILY_API_KEY"
-    keyed = load_settings({"OPENWEATHER_API_KEY": "k", "TAVILY_API_KEY": "t"})
-    assert len(build_tools(keyed)) == 7
-    assert all(reason is None for reason in tool_availability(keyed).values())

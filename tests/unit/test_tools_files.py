@@ -37,6 +37,11 @@ def test_reads_text_files_inside_the_folder(root: Path) -> None:
     assert read_text_file(root, "./sub/note.txt") == "note"
 
 
+def test_symlinks_that_stay_inside_are_followed(root: Path) -> None:
+    (root / "alias.md").symlink_to(root / "guide.md")
+    assert read_text_file(root, "alias.md").startswith("# 안내")
+
+
 TRICKS = [
     ("/etc/passwd", "relative"),
     ("../secret.txt", "'..'"),
