@@ -31,7 +31,9 @@ from graph.session import (
     resume_turn,
     run_turn,
     set_thread_rate,
+    start_turn,
     threads,
+    wait_idle,
 )
 from graph.settings import load_settings
 
@@ -71,6 +73,7 @@ def main() -> None:
     if app.persistence.notice:
         st.warning(t("storage_notice", lang, msg=app.persistence.notice))
     thread = _thread_id(app)
+    wait_idle(app, thread)  # a turn from an interrupted run finishes before we redraw
     view = load_thread(
         app, thread, recent_turns=st.session_state["shown_turns"].get(thread, PAGE_TURNS)
     )
@@ -128,7 +131,7 @@ def main() -> None:
     prompt = st.chat_input(t("input", lang))
     if prompt is not None:
         with chat_col:
-            _send(app, thread, prompt, view.turn_count + 1, rate, lang, bool(view.pending))
+            _send(app, thread, prompt, rate, lang)
         st.rerun()
 
     with panel_col:
@@ -151,36 +154,45 @@ def main() -> None:
         )
 
 
-def _send(
-    app: ChatApp, thread: str, text: str, turn_count: int, rate: float, lang: str, paused: bool
-) -> None:
-    """Run one turn, streaming tokens; bad input or storage trouble becomes a message."""
+def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
+    """Run one turn in a worker and stream its tokens; refusals become a message.
+
+    The worker owns the turn, so a rerun or a closed tab mid-answer loses nothing; a
+    message sent meanwhile waits for the answer before it runs.
+    """
     try:
         message = check_message(app, text)
     except InputError as exc:
         st.session_state["flash"] = t("empty", lang) if not text.strip() else str(exc)
         return
-    if paused:
+    wait_idle(app, thread)
+    view = load_thread(app, thread, recent_turns=1)
+    if view.pending:
         st.session_state["flash"] = t("pending_block", lang)
         return
+    turn_count = view.turn_count + 1  # the seed: app.py counts the turn before invoking
     with st.chat_message("user"):
         st.markdown(message)
+    streamer = StreamingAnswer()
+    handle = start_turn(
+        app,
+        thread,
+        lambda sink: run_turn(
+            app, thread, message, turn_count=turn_count, compression_rate=rate, on_token=sink
+        ),
+    )
+    for token in handle.tokens():
+        streamer(token)
     try:
-        run_turn(
-            app,
-            thread,
-            message,
-            turn_count=turn_count,
-            compression_rate=rate,
-            on_token=StreamingAnswer(),
-        )
+        handle.result()
     except (InputError, StorageError) as exc:
         st.session_state["flash"] = f"{exc}\n\n> {message[:500]}"
 
 
 def _decide(app: ChatApp, thread: str, action: str, args: dict | None) -> None:
+    handle = start_turn(app, thread, lambda sink: resume_turn(app, thread, action, args, sink))
     try:
-        resume_turn(app, thread, action, args)
+        handle.result()
     except (InputError, StorageError) as exc:
         st.session_state["flash"] = str(exc)
 

@@ -28,6 +28,9 @@ Route = Literal["rag", "agent"]
 _TOOLISH = re.compile(
     r"\d\s*[-+*/×÷^%]\s*\d|몇\s?시(?!간)|무슨\s?요일|날씨|weather|what time|```|위키|wikipedia|웹\s?검색"
 )
+_RECALL = re.compile(
+    r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)\b|아까|방금|내가 말한|did i|i said|i told|earlier"
+)
 _DOCUMENTISH = re.compile(
     r"회사|사내|정책|규정|규칙|지침|매뉴얼|가이드|신청\s?방법|절차|company|policy|policies|handbook|rule"
 )
@@ -44,6 +47,8 @@ def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
     """The offline rule: tool requests -> agent; confident document hit or rules talk -> rag."""
     if _TOOLISH.search(question.lower()):
         return "agent", "plain tool request (arithmetic, time, weather, code, web)"
+    if _RECALL.search(question.lower()):
+        return "agent", "asks about this conversation, not the documents"
     hits = relevant(index.search(question, k=1))
     if hits:
         return "rag", f"document match: {hits[0].source} (confidence {hits[0].confidence:.2f})"

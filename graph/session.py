@@ -6,7 +6,9 @@ each turn the thread's older checkpoints are pruned: the newest one holds the wh
 
 from __future__ import annotations
 
+import queue
 import sqlite3
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -47,6 +49,79 @@ class ChatApp:
     graph: ChatGraph
     persistence: Persistence
     settings: Settings
+    _locks: dict[str, threading.Lock] = field(default_factory=dict, repr=False)
+    _guard: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def turn_lock(self, thread_id: str) -> threading.Lock:
+        """The lock that keeps one conversation to one running turn at a time."""
+        with self._guard:
+            return self._locks.setdefault(thread_id, threading.Lock())
+
+
+_DONE = object()
+
+
+@dataclass
+class TurnHandle:
+    """A turn running in a worker thread: its tokens as they come, then its outcome.
+
+    The worker, not the caller, owns the turn: if the caller goes away (a Streamlit rerun,
+    a closed tab), the turn still finishes and is saved.
+    """
+
+    worker: threading.Thread
+    queue: queue.Queue[object]
+    outcome: TurnOutcome | None = None
+    error: BaseException | None = None
+
+    def tokens(self) -> Iterator[str]:
+        """Tokens of the answer until the turn ends."""
+        while True:
+            item = self.queue.get()
+            if item is _DONE:
+                return
+            yield str(item)
+
+    def result(self, timeout: float | None = None) -> TurnOutcome:
+        """Wait for the turn; raise what it raised (InputError, StorageError, ...)."""
+        self.worker.join(timeout)
+        if self.error is not None:
+            raise self.error
+        if self.outcome is None:
+            raise TimeoutError("the turn is still running")
+        return self.outcome
+
+
+def start_turn(
+    app: ChatApp, thread_id: str, call: Callable[[TokenSink], TurnOutcome]
+) -> TurnHandle:
+    """Run `call(on_token)` (a run_turn or resume_turn) in a worker, one per conversation."""
+    tokens: queue.Queue[object] = queue.Queue()
+    lock = app.turn_lock(thread_id)
+
+    def work() -> None:
+        with lock:
+            try:
+                handle.outcome = call(tokens.put)
+            except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
+                handle.error = exc
+            finally:
+                tokens.put(_DONE)
+
+    handle = TurnHandle(
+        threading.Thread(target=work, name=f"turn-{thread_id}", daemon=True), tokens
+    )
+    handle.worker.start()
+    return handle
+
+
+def wait_idle(app: ChatApp, thread_id: str, timeout: float = 300.0) -> bool:
+    """Wait until no turn runs in the conversation; False if it is still busy after `timeout`."""
+    lock = app.turn_lock(thread_id)
+    if not lock.acquire(timeout=timeout):
+        return False
+    lock.release()
+    return True
 
 
 @dataclass

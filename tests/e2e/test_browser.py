@@ -35,6 +35,8 @@ def _free_port() -> int:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     port = _free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = ARTIFACTS / "streamlit.log"
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.update(
         CHAT_DB_PATH=str(tmp_path / "chat.sqlite"),
@@ -57,7 +59,7 @@ def server(tmp_path: Path) -> Iterator[str]:
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=log.open("w"),
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
@@ -82,11 +84,15 @@ def _send(page, text: str) -> None:
     box = page.locator('[data-testid="stChatInputTextArea"]')
     box.fill(text)
     box.press("Enter")
-    page.wait_for_function(
-        "n => document.querySelectorAll('[data-testid=\"stChatMessage\"]').length >= n + 2",
-        arg=before,
-        timeout=30_000,
-    )
+    try:
+        page.wait_for_function(
+            "n => document.querySelectorAll('[data-testid=\"stChatMessage\"]').length >= n + 2",
+            arg=before,
+            timeout=60_000,
+        )
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / "e2e-failed-send.png"), full_page=True)
+        raise
     page.wait_for_timeout(300)
 
 

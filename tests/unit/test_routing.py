@@ -53,6 +53,7 @@ def _turn(app, thread: str, turn: int, text: str):
         ("123 * 456 계산해줘", "agent"),
         ("지금 몇 시야?", "agent"),
         ("회사 주차 규정 알려줘", "rag"),
+        ("재택근무 얘기 아까 내가 뭐라고 했지?", "agent"),
     ],
 )
 def test_routes(app, text: str, route: str) -> None:
