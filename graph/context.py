@@ -18,9 +18,26 @@ def covered_turns(summary_history: Sequence[Mapping[str, Any]]) -> int:
     return max((int(entry["turns"][-1]) for entry in summary_history), default=0)
 
 
-def system_prompt(summaries: Sequence[Mapping[str, Any]], documents: str = "") -> SystemMessage:
-    """The system message: role, then `[이전 대화 요약]` lines, then `[참고 문서]` if any."""
+def system_prompt(
+    summaries: Sequence[Mapping[str, Any]],
+    documents: str = "",
+    *,
+    window: str = "",
+    memory: str = "",
+    entities: str = "",
+) -> SystemMessage:
+    """The system message of every model call.
+
+    Role, then `[이전 대화 요약]` lines (or the sliding window),
+    the recursive memory and entities if any, then `[참고 문서]` if any.
+    """
     parts = [get_prompt("system.base")]
+    if window:
+        parts.append(get_prompt("system.window", window=window))
+    if memory:
+        parts.append(get_prompt("system.memory", memory=memory))
+    if entities:
+        parts.append(get_prompt("system.entities", entities=entities))
     if summaries:
         parts.append(get_prompt("system.summaries_header"))
         for entry in summaries:
@@ -42,6 +59,7 @@ def build_context(
     summary_history: Sequence[Mapping[str, Any]],
     turn_count: int,
     documents: str = "",
+    shown: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[BaseMessage]:
     """What the model receives at `turn_count`: system prompt + raw completed turns + current turn.
 
@@ -53,7 +71,32 @@ def build_context(
     completed_raw = max(0, turn_count - summarized - 1)
     recent = extract_last_n_turns(messages, completed_raw)
     current = extract_current_turn(messages)
-    return [system_prompt(summary_history, documents), *recent, *current]
+    lines = summary_history if shown is None else shown
+    return [system_prompt(lines, documents), *recent, *current]
+
+
+def strategy_context(state: Mapping[str, Any], documents: str = "") -> list[BaseMessage]:
+    """The context under the thread's memory strategy (see `graph.memory`)."""
+    from graph.memory.bounded import active_items
+    from graph.memory.entities import format_entities
+    from graph.memory.window import format_summary_for_prompt
+
+    messages = state["messages"]
+    strategy = state.get("strategy") or "three_turn"
+    if strategy == "sliding_window":
+        window = format_summary_for_prompt(state.get("window_summary", ""))
+        return [system_prompt([], documents, window=window), *messages]
+    if strategy == "recursive":
+        system = system_prompt(
+            [],
+            documents,
+            memory=state.get("memory", ""),
+            entities=format_entities(state.get("entities", [])),
+        )
+        return [system, *messages]
+    history = state.get("summary_history", [])
+    shown = active_items(history, state.get("summary_digests", []))
+    return build_context(messages, history, state["turn_count"], documents, shown)
 
 
 def message_chars(msg: BaseMessage) -> int:

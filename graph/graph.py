@@ -67,7 +67,8 @@ def build_graph(
 
     builder = StateGraph(ChatState)
     builder.add_node(
-        "summary_node", make_summary_node(summarizer or get_summarizer(settings), archive)
+        "summary_node",
+        make_summary_node(summarizer or get_summarizer(settings), archive, settings.summary_budget),
     )
     builder.add_node("llm_node", make_llm_node(bound, settings.tool_round_limit, archive))  # type: ignore[arg-type]
     builder.add_node("tool_node", make_tool_node(tools, approval_required))

@@ -18,8 +18,19 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.types import interrupt
 
 from graph.archive import Archive, archive_turns, record_context_stats, record_summary_meta
-from graph.context import ContextStats, build_context, context_chars, covered_turns, message_chars
+from graph.context import (
+    ContextStats,
+    context_chars,
+    covered_turns,
+    message_chars,
+    strategy_context,
+)
 from graph.errors import ErrorCode
+from graph.memory import DEFAULT_STRATEGY
+from graph.memory.bounded import active_items, make_digest, next_merge, over_budget
+from graph.memory.entities import extract_entities, update_entities
+from graph.memory.recursive import MEMORY_CHARS, UPDATE_EVERY, bound_memory, due_block
+from graph.memory.window import add_summary_to_window, needs_summary, split_point
 from graph.state import ChatState
 from graph.summarizer import Summarizer
 from graph.turns import (
@@ -79,81 +90,252 @@ def _error(turn: int, node: str, code: ErrorCode, exc: BaseException | str) -> d
     return {"turn": turn, "node": node, "code": code.value, "message": str(exc)[:500]}
 
 
-def make_summary_node(summarizer: Summarizer, archive: Archive | None = None) -> Node:
-    """summary_node: summarize every block of three turns that is due (normally at 4, 7, 10...).
+class _Summary:
+    """One summary_node run: collects state changes while blocks of turns are summarized."""
 
-    A block that failed before is retried here at the next turn; a failure never blocks the
-    reply. Summarized turns move from the working set to the archive.
+    def __init__(
+        self, state: ChatState, summarizer: Summarizer | None = None, archive: Archive | None = None
+    ) -> None:
+        self.state, self.summarizer, self.archive = state, summarizer, archive
+        self.turn = state["turn_count"]
+        self.thread_id = state.get("session_id", "")
+        self.rate = float(state.get("compression_rate", 0.3))
+        self.history = list(state.get("summary_history", []))
+        self.archived = int(state.get("archived_turns", 0))
+        self.completed, _ = split_turns(state["messages"])
+        self.covered = covered_turns(self.history)
+        self.removals: list[BaseMessage] = []
+        self.errors: list[dict[str, Any]] = []
+        self.calls = 0
+        self.update: dict[str, Any] = {}
+
+    def unsummarized(self) -> list[BaseMessage]:
+        """Live messages of the turns no summary covers yet (all of them with an archive)."""
+        skip = max(0, self.covered - self.archived)
+        return [m for t in self.completed[skip:] for m in t] + list(
+            extract_current_turn(self.state["messages"])
+        )
+
+    def turns(self, first: int, count: int) -> list[list[BaseMessage]] | None:
+        """Completed turns `first..first+count-1` still in the working set, or None."""
+        offset = first - self.archived - 1
+        block = self.completed[offset : offset + count] if offset >= 0 else []
+        return block if len(block) == count else None
+
+    def summarize(self, first: int, block: list[list[BaseMessage]]) -> str | None:
+        """Summarize whole turns into `summary_history`, archive them; None on failure."""
+        last = first + len(block) - 1
+        messages = [m for t in block for m in t]
+        chars = original_chars(messages)
+        target = int(chars * self.rate)
+        try:
+            if self.summarizer is None:
+                raise RuntimeError("no summarizer")
+            result = self.summarizer.summarize(messages, target, turn_label=f"{first}-{last}턴")
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure is retried next turn
+            log.warning("summary of turns %s-%s failed: %s", first, last, exc)
+            self.errors.append(_error(self.turn, "summary_node", ErrorCode.SUMMARY_FAILED, exc))
+            return None
+        self.calls += result.attempts
+        self.history.append(
+            {
+                "thread_id": self.thread_id,
+                "turns": list(range(first, last + 1)),
+                "turn_length": len(block),
+                "original_chars": chars,
+                "summary_chars": len(result.text),
+                "compression_rate": self.rate,
+                "summary": result.text,
+            }
+        )
+        if self.archive is not None:
+            record_summary_meta(
+                self.archive,
+                self.thread_id,
+                {
+                    "turns": [first, last],
+                    "target_chars": target,
+                    "model_calls": result.attempts,
+                    "elapsed_ms": result.elapsed_ms,
+                    "input_tokens": result.input_tokens,
+                    "output_tokens": result.output_tokens,
+                    "summarizer": self.summarizer.name,
+                    "made_at_turn": self.turn,
+                },
+            )
+            archive_turns(self.archive, self.thread_id, first, block)
+            self.removals.extend(RemoveMessage(id=m.id) for m in messages if m.id)
+            self.archived = last
+        self.covered = last
+        return result.text
+
+    def merge(self, texts: list[str], label: str, target: int) -> str | None:
+        """Merge summaries (digests, recursive memory); None on failure."""
+        try:
+            if self.summarizer is None:
+                raise RuntimeError("no summarizer")
+            result = self.summarizer.merge(texts, target, turn_label=label)
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the older items simply stay
+            self.errors.append(_error(self.turn, "summary_node", ErrorCode.SUMMARY_FAILED, exc))
+            return None
+        self.calls += result.attempts
+        return result.text
+
+    def result(self) -> dict[str, Any]:
+        """The state update of this run."""
+        update = dict(self.update)
+        if "summary_history" not in self.state:
+            update["summary_history"] = self.history
+        if len(self.history) != len(self.state.get("summary_history", [])):
+            update["summary_history"] = self.history
+            update["summary_runs"] = int(self.state.get("summary_runs", 0)) + 1
+        if self.calls:
+            update["summary_model_calls"] = (
+                int(self.state.get("summary_model_calls", 0)) + self.calls
+            )
+        if self.removals:
+            update["messages"] = self.removals
+            update["archived_turns"] = self.archived
+        if self.errors:
+            update["errors"] = [*self.state.get("errors", []), *self.errors]
+        return update
+
+
+def _due(run: _Summary, strategy: str) -> tuple[int, int] | None:
+    """(first turn, number of turns) the strategy summarizes at this turn, or None."""
+    first = run.covered + 1
+    if strategy == "sliding_window":
+        # Seed 000: past MAX_MESSAGES live messages, all but the last KEEP_RECENT (cut at a
+        # turn start, so a tool result never loses its call) become one summary.
+        messages = run.unsummarized()
+        if not needs_summary(messages):
+            return None
+        count = len(split_turns(messages[: split_point(messages)])[0])
+        return (first, count) if count else None
+    if strategy == "recursive":
+        # Seed 003: 5 raw turns stay; each further 5 are folded into the memory.
+        raw = len(run.completed) + run.archived - run.covered
+        return (first, UPDATE_EVERY) if due_block(raw) else None
+    # Seed 002: turns 4, 7, 10, ... summarize the three before; a failed block is retried
+    # at the next turn, so several blocks may be due at once.
+    blocks = (run.turn - 1 - run.covered) // SUMMARY_EVERY
+    return (first, blocks * SUMMARY_EVERY) if blocks > 0 else None
+
+
+def planned_summary(state: ChatState) -> list[int]:
+    """Turns the strategy will summarize before the model is called at `turn_count`.
+
+    The "what the model sees next" preview lists them.
+    """
+    run = _Summary(state)
+    due = _due(run, state.get("strategy") or DEFAULT_STRATEGY)
+    return list(range(due[0], due[0] + due[1])) if due else []
+
+
+def _seed_from_history(run: _Summary, strategy: str) -> None:
+    """A thread switched to this strategy starts from the summaries made before."""
+    if not run.history or strategy == DEFAULT_STRATEGY:
+        return
+    texts = [i["summary"] for i in active_items(run.history, run.state.get("summary_digests", []))]
+    if strategy == "sliding_window" and not run.state.get("window_summary"):
+        window = ""
+        for text in texts:
+            window = add_summary_to_window(window, text)
+        run.update["window_summary"] = window
+    if strategy == "recursive" and not run.state.get("memory"):
+        run.update["memory"] = bound_memory(" ".join(texts))
+
+
+def _three_turn(run: _Summary, due: tuple[int, int] | None, budget: int) -> None:
+    """Seed 002's blocks of three turns, then digests while the summaries pass the budget."""
+    if due is not None:
+        for first in range(due[0], due[0] + due[1], SUMMARY_EVERY):
+            block = run.turns(first, SUMMARY_EVERY)
+            if block is None:
+                run.errors.append(
+                    _error(run.turn, "summary_node", ErrorCode.SUMMARY_FAILED, "turns missing")
+                )
+                return
+            if run.summarize(first, block) is None:
+                return
+    digests = list(run.state.get("summary_digests", []))
+    items = active_items(run.history, digests)
+    while over_budget(items, budget):
+        parts = next_merge(items)
+        label = f"{parts[0]['turns'][0]}-{parts[-1]['turns'][-1]}턴"
+        target = int(sum(len(p["summary"]) for p in parts) * run.rate)
+        text = run.merge([p["summary"] for p in parts], label, target)
+        if text is None:
+            break
+        digests.append(make_digest(parts, text, run.rate))
+        items = active_items(run.history, digests)
+    if len(digests) != len(run.state.get("summary_digests", [])):
+        run.update["summary_digests"] = digests
+
+
+def _sliding_window(run: _Summary, due: tuple[int, int] | None) -> None:
+    """Seed 000: the new summary joins a window of MAX_SUMMARIES, the oldest dropped."""
+    block = run.turns(*due) if due else None
+    if due is None or block is None:
+        return
+    text = run.summarize(due[0], block)
+    if text is not None:
+        window = run.update.get("window_summary", run.state.get("window_summary", ""))
+        run.update["window_summary"] = add_summary_to_window(window, text)
+
+
+def _recursive(run: _Summary, due: tuple[int, int] | None) -> None:
+    """Seed 003: M_i = LLM(M_{i-1}, S_i), bounded to ~20 sentences, and entities updated."""
+    block = run.turns(*due) if due else None
+    if due is None or block is None:
+        return
+    first = due[0]
+    entities = list(run.state.get("entities", []))
+    for offset, turn_messages in enumerate(block):
+        for msg in turn_messages:
+            if isinstance(msg, HumanMessage | AIMessage) and not getattr(msg, "tool_calls", None):
+                found = extract_entities(content_text(msg), first + offset)
+                entities = update_entities(entities, found)
+    text = run.summarize(first, block)
+    if text is None:
+        return
+    memory = run.update.get("memory", run.state.get("memory", ""))
+    if memory:
+        label = f"1-{first + due[1] - 1}턴"
+        merged = run.merge([memory, text], label, MEMORY_CHARS)
+        memory = merged if merged is not None else f"{memory} {text}"
+    else:
+        memory = text
+    run.update["memory"] = bound_memory(memory)
+    run.update["entities"] = entities
+
+
+def make_summary_node(
+    summarizer: Summarizer, archive: Archive | None = None, budget: int = 4000
+) -> Node:
+    """summary_node: apply the thread's memory strategy before the model is called.
+
+    The default (three_turn) is seed 002's rule; see `graph.memory` for the others.
+    Summarized turns move from the working set to the archive; a failed summary never
+    blocks the reply and is retried at the next turn.
     """
 
     def summary_node(state: ChatState) -> dict[str, Any]:
-        turn = state["turn_count"]
-        history = list(state.get("summary_history", []))
-        due_blocks = max(0, (turn - 1) // SUMMARY_EVERY)
-        done_blocks = covered_turns(history) // SUMMARY_EVERY
-        if done_blocks >= due_blocks:
-            return {}
-        rate = float(state.get("compression_rate", 0.3))
-        thread_id = state.get("session_id", "")
-        archived = state.get("archived_turns", 0)
-        completed, _ = split_turns(state["messages"])
-        removals: list[BaseMessage] = []
-        errors: list[dict[str, Any]] = []
-        for block in range(done_blocks, due_blocks):
-            start = block * SUMMARY_EVERY + 1
-            offset = start - archived - 1
-            block_turns = completed[offset : offset + SUMMARY_EVERY]
-            if offset < 0 or len(block_turns) < SUMMARY_EVERY:
-                errors.append(
-                    _error(turn, "summary_node", ErrorCode.SUMMARY_FAILED, "turns missing")
-                )
-                break
-            block_messages = [m for t in block_turns for m in t]
-            chars = original_chars(block_messages)
-            target = int(chars * rate)
-            try:
-                result = summarizer.summarize(
-                    block_messages, target, turn_label=f"{start}-{start + 2}턴"
-                )
-            except GraphBubbleUp:
-                raise
-            except Exception as exc:  # noqa: BLE001 - any failure is retried next turn
-                log.warning("summary of turns %s-%s failed: %s", start, start + 2, exc)
-                errors.append(_error(turn, "summary_node", ErrorCode.SUMMARY_FAILED, exc))
-                break
-            history.append(
-                {
-                    "thread_id": thread_id,
-                    "turns": [start, start + 1, start + 2],
-                    "turn_length": SUMMARY_EVERY,
-                    "original_chars": chars,
-                    "summary_chars": len(result.text),
-                    "compression_rate": rate,
-                    "summary": result.text,
-                }
-            )
-            meta = {
-                "turns": [start, start + 2],
-                "target_chars": target,
-                "model_calls": result.attempts,
-                "elapsed_ms": result.elapsed_ms,
-                "input_tokens": result.input_tokens,
-                "output_tokens": result.output_tokens,
-                "summarizer": summarizer.name,
-                "made_at_turn": turn,
-            }
-            if archive is not None:
-                record_summary_meta(archive, thread_id, meta)
-                archive_turns(archive, thread_id, start, block_turns)
-                removals.extend(RemoveMessage(id=m.id) for m in block_messages if m.id)
-                archived = start + SUMMARY_EVERY - 1
-        update: dict[str, Any] = {"summary_history": history}
-        if removals:
-            update["messages"] = removals
-            update["archived_turns"] = archived
-        if errors:
-            update["errors"] = [*state.get("errors", []), *errors]
-        return update
+        run = _Summary(state, summarizer, archive)
+        strategy = state.get("strategy") or DEFAULT_STRATEGY
+        _seed_from_history(run, strategy)
+        due = _due(run, strategy)
+        if strategy == "sliding_window":
+            _sliding_window(run, due)
+        elif strategy == "recursive":
+            _recursive(run, due)
+        else:
+            _three_turn(run, due, budget)
+        return run.result()
 
     return summary_node
 
@@ -166,10 +348,10 @@ def make_llm_node(
     def llm_node(state: ChatState) -> dict[str, Any]:
         messages = state["messages"]
         turn = state["turn_count"]
-        history = state.get("summary_history", [])
+        state.get("summary_history", [])
         current = extract_current_turn(messages)
         rounds = sum(1 for m in current if isinstance(m, AIMessage) and m.tool_calls)
-        context = build_context(messages, history, turn, _documents(state))
+        context = strategy_context(state, _documents(state))
         errors = list(state.get("errors", []))
         response: AIMessage
         if rounds >= max_tool_rounds:

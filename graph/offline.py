@@ -28,6 +28,7 @@ from langchain_core.messages import (
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from graph.summarizer import sentences
 from graph.turns import content_text
 
 _HANGUL = re.compile(r"[가-힣]")
@@ -194,16 +195,37 @@ def find_memory(question: str, memories: Sequence[Memory]) -> tuple[Memory, floa
     return best if best and best[1] >= NO_MATCH else None
 
 
+def _system_memories(system: str) -> list[Memory]:
+    """Quotable units of the memory sections of a system prompt, whatever the strategy.
+
+    They are `[a-b턴]` summary lines, `[대화 기록 n]` window blocks, `[장기 기억]` sentences and
+    `[주요 정보]` entity lines.
+    """
+    head = system.split("[참고 문서]", 1)[0]
+    memories: list[Memory] = []
+    for line in head.splitlines():
+        summary = re.match(r"\[(\d+-\d+턴)\]\s*(.+)", line)
+        if summary:
+            memories.append(Memory(f"{summary.group(1)} 요약", summary.group(2), 1.0))
+        entity = re.match(r"- (.+?): (.+) \((\d+)턴\)$", line)
+        if entity:
+            label = f"주요 정보, {entity.group(3)}턴"
+            memories.append(Memory(label, f"{entity.group(1)}: {entity.group(2)}", 1.0))
+    for number, block in re.findall(r"\[대화 기록 (\d+)\]\n(.*?)(?=\n\n\[|\Z)", head, re.S):
+        memories.append(Memory(f"대화 기록 {number}", block.strip(), 1.0))
+    memory = re.search(r"\[장기 기억\]\n(.*?)(?=\n\n?\[|\Z)", head, re.S)
+    if memory:
+        memories.extend(Memory("장기 기억", s, 1.0) for s in sentences(memory.group(1)))
+    return memories
+
+
 def _context_memories(messages: Sequence[BaseMessage], korean: bool) -> list[Memory]:
     """Summaries and documents from the system prompt, and earlier turns, as quotable units."""
     memories: list[Memory] = []
     for msg in messages[:-1]:
         text = content_text(msg).strip()
         if isinstance(msg, SystemMessage):
-            for line in text.splitlines():
-                summary = re.match(r"\[(\d+-\d+턴)\]\s*(.+)", line)
-                if summary:
-                    memories.append(Memory(f"{summary.group(1)} 요약", summary.group(2), 1.0))
+            memories.extend(_system_memories(text))
             docs = text.split("[참고 문서]", 1)
             if len(docs) == 2:
                 for block in re.split(r"\n(?=\[\d+\])", docs[1]):

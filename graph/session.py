@@ -30,12 +30,13 @@ from graph.archive import (
     register_thread,
     update_thread,
 )
-from graph.context import build_context, context_chars, covered_turns
+from graph.context import context_chars, strategy_context
 from graph.errors import InputError
 from graph.graph import ChatGraph
+from graph.memory import STRATEGIES
 from graph.persistence import Persistence, StorageError, prune_checkpoints
 from graph.settings import Settings, validate_rate
-from graph.turns import SUMMARY_EVERY, content_text, split_turns
+from graph.turns import content_text, split_turns
 
 TokenSink = Callable[[str], None]
 TITLE_CHARS = 40
@@ -145,6 +146,7 @@ class ThreadView:
     turn_count: int
     compression_rate: float
     summary_history: list[dict[str, Any]]
+    strategy: str
     summary_meta: list[dict[str, Any]]
     context_log: list[dict[str, Any]]
     errors: list[dict[str, Any]]
@@ -196,6 +198,26 @@ def set_thread_rate(app: ChatApp, thread_id: str, rate: float) -> float:
     with _storage_errors():
         update_thread(app.persistence.archive, thread_id, rate=value)
     return value
+
+
+def set_thread_strategy(app: ChatApp, thread_id: str, strategy: str) -> str:
+    """Choose a thread's memory strategy; it applies from the thread's next turn on.
+
+    What was summarized under the earlier strategy stays in `summary_history`, and the new
+    strategy starts from those summaries (see `summary_node`), so nothing is forgotten.
+    """
+    if strategy not in STRATEGIES:
+        raise InputError(f"Unknown memory strategy {strategy!r}; choose one of {STRATEGIES}.")
+    _require_thread(app, thread_id)
+    with _storage_errors():
+        update_thread(app.persistence.archive, thread_id, strategy=strategy)
+    return strategy
+
+
+def thread_strategy(app: ChatApp, record: dict[str, Any]) -> str:
+    """The strategy a thread record names, or the configured default."""
+    name = str(record.get("strategy") or "")
+    return name if name in STRATEGIES else app.settings.default_strategy
 
 
 def delete_thread(app: ChatApp, thread_id: str) -> None:
@@ -272,6 +294,7 @@ def run_turn(
         "session_id": thread_id,
         "turn_count": turn_count,
         "compression_rate": rate,
+        "strategy": thread_strategy(app, record),
     }
     return _stream(app, thread_id, payload, on_token)
 
@@ -359,6 +382,7 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
             record.get("rate", values.get("compression_rate", app.settings.default_rate))
         ),
         summary_history=list(values.get("summary_history", [])),
+        strategy=thread_strategy(app, record),
         summary_meta=load_summary_meta(app.persistence.archive, thread_id),
         context_log=load_context_stats(app.persistence.archive, thread_id),
         errors=list(values.get("errors", [])),
@@ -382,14 +406,25 @@ class NextContext:
 
 
 def preview_next_context(view: ThreadView, placeholder: str = "…") -> NextContext:
-    """The exact context of the next turn's first model call, with a placeholder message."""
-    messages = list(view.state.get("messages", [])) + [HumanMessage(content=placeholder)]
-    turn = view.turn_count + 1
-    due = (turn - 1) // SUMMARY_EVERY
-    done = covered_turns(view.summary_history) // SUMMARY_EVERY
-    pending = [t for b in range(done, due) for t in range(b * 3 + 1, b * 3 + 4)]
-    context = build_context(messages, view.summary_history, turn)
-    return NextContext(messages=context, chars=context_chars(context), summarize_first=pending)
+    """The context of the next turn's first model call, with a placeholder message.
+
+    Summaries due before that call are listed in `summarize_first`; the context shown is the
+    one the model gets if they have not been made yet (as after a failed summary).
+    """
+    from graph.nodes import planned_summary
+
+    state = {
+        **view.state,
+        "messages": [*view.state.get("messages", []), HumanMessage(content=placeholder)],
+        "turn_count": view.turn_count + 1,
+        "strategy": view.strategy,
+    }
+    context = strategy_context(state)
+    return NextContext(
+        messages=context,
+        chars=context_chars(context),
+        summarize_first=planned_summary(state),  # type: ignore[arg-type]
+    )
 
 
 def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:

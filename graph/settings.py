@@ -86,6 +86,11 @@ class Settings:
     python_max_output: str = _env(
         "PYTHON_MAX_OUTPUT", "10000", "Characters of python_repl output kept."
     )
+    memory_strategy: str = _env(
+        "MEMORY_STRATEGY",
+        "three_turn",
+        "Memory strategy of new threads: three_turn, sliding_window or recursive.",
+    )
     context_budget_chars: str = _env(
         "CONTEXT_BUDGET_CHARS",
         "4000",
@@ -138,6 +143,14 @@ class Settings:
     def max_retries(self) -> int:
         """Client-side retries of one model call."""
         return self._int("llm_max_retries")
+
+    @property
+    def default_strategy(self) -> str:
+        """Memory strategy of new threads; an unknown name falls back to three_turn."""
+        from graph.memory import DEFAULT_STRATEGY, STRATEGIES
+
+        name = self.memory_strategy.strip()
+        return name if name in STRATEGIES else DEFAULT_STRATEGY
 
     @property
     def summary_budget(self) -> int:

@@ -52,6 +52,20 @@ class ChatState(TypedDict, total=False):
     summaries). Every turn's figures are also kept in the archive for the chart."""
     errors: list[dict[str, Any]]
     """Errors recorded on the way: turn, node, code (ErrorCode), message."""
+    strategy: str
+    """Memory strategy of the thread: three_turn (default), sliding_window or recursive."""
+    summary_digests: list[dict[str, Any]]
+    """three_turn: digests that replaced the oldest summaries in the context (hierarchy)."""
+    window_summary: str
+    """sliding_window: up to 3 summaries joined by the seed's separator, oldest first."""
+    memory: str
+    """recursive: the single rewritten memory M_i."""
+    entities: list[dict[str, Any]]
+    """recursive: {key, value, turn}, an updated key moved to the end, at most 25."""
+    summary_runs: int
+    """Times the summarizer produced a summary in this thread."""
+    summary_model_calls: int
+    """Model calls spent on summaries and merges (0 for the offline extractive summarizer)."""
     route: str
     """Route of the current turn (agent or rag), when a router runs."""
     route_reason: str

@@ -6,6 +6,12 @@ SUMMARIES_HEADER = "\n[이전 대화 요약]"
 
 SUMMARY_LINE = "[{start}-{end}턴] {summary}"
 
+WINDOW_HEADER = "\n[이전 대화 요약]\n{window}"
+
+MEMORY_HEADER = "\n[장기 기억]\n{memory}"
+
+ENTITIES_HEADER = "\n[주요 정보]\n{entities}"
+
 NO_DOCUMENTS = "관련 문서를 찾지 못했습니다."
 
 DOCUMENTS_HEADER = (

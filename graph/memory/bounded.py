@@ -1,0 +1,60 @@
+"""Bounded context for the 3-turn scheme: merge the oldest summaries into digests.
+
+`summary_history` keeps every summary for inspection. The context holds the *active*
+items: digests, and summaries no digest covers. When their total length passes the
+budget, the oldest active items (summaries or earlier digests) are merged into a new
+digest, recursively, so the context stays bounded however long the thread runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+DIGEST_FAN_IN = 3
+"""Active items merged into one digest at a time."""
+
+Item = dict[str, Any]
+
+
+def _span(item: Mapping[str, Any]) -> tuple[int, int]:
+    return int(item["turns"][0]), int(item["turns"][-1])
+
+
+def active_items(
+    history: Sequence[Mapping[str, Any]], digests: Sequence[Mapping[str, Any]]
+) -> list[Item]:
+    """What the context holds: top-level digests and the summaries they do not cover."""
+    replaced = {tuple(r) for d in digests for r in d["replaces"]}
+    tops = [dict(d) for d in digests if _span(d) not in replaced]
+    covered = [_span(d) for d in tops]
+    loose = [
+        dict(e)
+        for e in history
+        if not any(start <= _span(e)[0] and _span(e)[1] <= end for start, end in covered)
+    ]
+    return sorted(tops + loose, key=_span)
+
+
+def over_budget(items: Sequence[Mapping[str, Any]], budget: int) -> bool:
+    """True when the active items' text passes the budget (and two or more could merge)."""
+    return len(items) >= 2 and sum(len(i["summary"]) for i in items) > budget
+
+
+def next_merge(items: Sequence[Mapping[str, Any]]) -> list[Item]:
+    """The oldest active items to merge next (at least two)."""
+    return [dict(i) for i in items[: max(2, min(DIGEST_FAN_IN, len(items)))]]
+
+
+def make_digest(parts: Sequence[Mapping[str, Any]], text: str, rate: float) -> Item:
+    """A digest record: the turn range it covers, what it replaced, and its own sizes."""
+    original = sum(len(p["summary"]) for p in parts)
+    return {
+        "turns": [_span(parts[0])[0], _span(parts[-1])[1]],
+        "level": 1 + max(int(p.get("level", 0)) for p in parts),
+        "replaces": [list(_span(p)) for p in parts],
+        "original_chars": original,
+        "summary_chars": len(text),
+        "compression_rate": rate,
+        "summary": text,
+    }

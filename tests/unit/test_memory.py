@@ -1,0 +1,326 @@
+"""Memory strategies: the rules of seeds 000 (sliding window) and 003 (recursive memory and
+entities), and the bounded context of the default 3-turn strategy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+from graph.context import context_chars
+from graph.memory.bounded import active_items, make_digest, next_merge, over_budget
+from graph.memory.entities import MAX_ENTITIES, extract_entities, update_entities
+from graph.memory.recursive import MAX_SENTENCES, bound_memory, due_block
+from graph.memory.window import (
+    MAX_SUMMARIES,
+    SUMMARY_SEPARATOR,
+    add_summary_to_window,
+    format_summary_for_prompt,
+    needs_summary,
+    orphaned_tool_results,
+    split_point,
+    window_summaries,
+)
+from graph.summarizer import sentences
+from tests.fakes.chat import ScriptedModel, tool_call
+from tests.unit.helpers import make_graph
+
+# --- sliding window (seed 000) ---------------------------------------------------------
+
+
+def test_window_keeps_the_newest_three_summaries_joined_by_the_separator() -> None:
+    window = ""
+    for n in range(1, 6):
+        window = add_summary_to_window(window, f"요약 {n}")
+    assert window == SUMMARY_SEPARATOR.join(["요약 3", "요약 4", "요약 5"])
+    assert window_summaries(window) == ["요약 3", "요약 4", "요약 5"]
+    assert len(window_summaries(window)) == MAX_SUMMARIES
+
+
+def test_window_starts_empty_and_numbers_its_summaries_for_the_prompt() -> None:
+    assert add_summary_to_window("", "첫 요약") == "첫 요약"
+    assert window_summaries("") == []
+    text = format_summary_for_prompt(add_summary_to_window("첫 요약", "둘째 요약"))
+    assert text == "[대화 기록 1]\n첫 요약\n\n[대화 기록 2]\n둘째 요약"
+    assert SUMMARY_SEPARATOR.strip() not in text
+
+
+def test_window_triggers_past_ten_messages() -> None:
+    ten = [HumanMessage(content=str(i)) for i in range(10)]
+    assert not needs_summary(ten)
+    assert needs_summary([*ten, HumanMessage(content="x")])
+
+
+def _tool_turn(n: int) -> list[Any]:
+    return [
+        HumanMessage(content=f"계산 {n}", id=f"h{n}"),
+        AIMessage(content="", tool_calls=[tool_call_dict(n)], id=f"a{n}"),
+        ToolMessage(content="2", tool_call_id=f"c{n}", name="calculator", id=f"t{n}"),
+        AIMessage(content=f"답 {n}", id=f"f{n}"),
+    ]
+
+
+def tool_call_dict(n: int) -> dict[str, Any]:
+    return {"name": "calculator", "args": {"expression": "1+1"}, "id": f"c{n}"}
+
+
+def test_split_point_never_separates_a_tool_result_from_its_call() -> None:
+    messages = [m for n in range(1, 3) for m in _tool_turn(n)] + [
+        HumanMessage(content="계산 3", id="h3"),
+        AIMessage(content="답 3", id="f3"),
+        HumanMessage(content="지금", id="h4"),
+    ]
+    # the plain cut (all but the last 5) would fall between turn 2's call and its result
+    assert not isinstance(messages[len(messages) - 5], HumanMessage)
+    cut = split_point(messages)
+    assert isinstance(messages[cut], HumanMessage)
+    assert len(messages) - cut >= 5
+    assert orphaned_tool_results(messages[cut:]) == []
+    assert orphaned_tool_results(messages[len(messages) - 5 :]) != []
+
+
+def test_sliding_window_graph_summarizes_past_ten_messages_and_keeps_pairs() -> None:
+    replies: list[Any] = []
+    for turn in range(1, 16):
+        if turn % 3 == 0:
+            replies += [tool_call("calculator", {"expression": "2+2"}, f"c{turn}"), f"답 {turn}"]
+        else:
+            replies.append(f"답 {turn}: 알겠습니다.")
+    model = ScriptedModel(replies)
+    graph = make_graph(model)
+    state: dict[str, Any] = {}
+    for turn in range(1, 16):
+        state = graph.invoke(
+            {
+                "messages": [
+                    HumanMessage(content=f"{turn}번째 질문입니다. 제 숫자는 {turn}0입니다.")
+                ],
+                "session_id": "w",
+                "turn_count": turn,
+                "compression_rate": 0.3,
+                "strategy": "sliding_window",
+            },
+            {"configurable": {"thread_id": "w"}},
+        )
+    assert state["summary_history"], "no summary was made in 15 turns"
+    assert len(window_summaries(state["window_summary"])) <= MAX_SUMMARIES
+    covered = [t for e in state["summary_history"] for t in e["turns"]]
+    assert covered == list(range(1, len(covered) + 1))  # whole turns, in order, no gaps
+    for context in model.calls:
+        body = context[1:]
+        assert orphaned_tool_results(body) == []
+        assert isinstance(context[0], SystemMessage)
+        # at most MAX_MESSAGES live messages plus the current turn's tool round
+        assert len(body) <= 10 + 3
+    # the first summary fired at turn 6 (1 + 2x5 messages > 10) ... unless a tool turn came first
+    assert state["summary_history"][0]["turns"][0] == 1
+
+
+# --- recursive memory and entities (seed 003) ------------------------------------------
+
+
+def test_entities_update_moves_the_key_to_the_end() -> None:
+    entities = update_entities([], [{"key": "provider", "value": "aws", "turn": 3}])
+    entities = update_entities(entities, [{"key": "budget", "value": "$10,000", "turn": 5}])
+    entities = update_entities(entities, [{"key": "provider", "value": "gcp", "turn": 7}])
+    assert entities == [
+        {"key": "budget", "value": "$10,000", "turn": 5},
+        {"key": "provider", "value": "gcp", "turn": 7},
+    ]
+
+
+def test_entities_are_capped_at_25_oldest_first_out() -> None:
+    entities: list[dict[str, Any]] = []
+    for n in range(30):
+        entities = update_entities(entities, [{"key": f"k{n}", "value": str(n), "turn": n}])
+    assert len(entities) == MAX_ENTITIES
+    assert entities[0]["key"] == "k5" and entities[-1]["key"] == "k29"
+
+
+def test_entities_spotted_by_rule_names_numbers_dates_amounts() -> None:
+    found = extract_entities(
+        "제 이름은 김민준이고, 예산은 300만원이에요. 마감일은 12월 15일입니다. "
+        "연락처 010-1234-5678, 메일 minjun@example.com",
+        4,
+    )
+    pairs = {(e["key"], e["value"]) for e in found}
+    assert ("이름", "김민준") in pairs
+    assert ("예산", "300만원") in pairs
+    assert ("마감일", "12월 15일") in pairs
+    assert ("전화", "010-1234-5678") in pairs
+    assert ("이메일", "minjun@example.com") in pairs
+    assert {e["turn"] for e in found} == {4}
+    assert extract_entities("오늘 날씨가 좋네요", 1) == []
+
+
+def test_recursive_trigger_and_bound() -> None:
+    assert not due_block(9)
+    assert due_block(10)
+    memory = " ".join(f"문장 {n}입니다." for n in range(40))
+    bounded = bound_memory(memory)
+    assert len(sentences(bounded)) == MAX_SENTENCES
+    assert bounded.endswith("문장 39입니다.")  # recent conversation first
+
+
+def _run(graph: Any, thread: str, turns: int, strategy: str, text: Any) -> dict[str, Any]:
+    state: dict[str, Any] = {}
+    for turn in range(1, turns + 1):
+        state = graph.invoke(
+            {
+                "messages": [HumanMessage(content=text(turn))],
+                "session_id": thread,
+                "turn_count": turn,
+                "compression_rate": 0.3,
+                "strategy": strategy,
+            },
+            {"configurable": {"thread_id": thread}},
+        )
+    return state
+
+
+def test_recursive_memory_is_rewritten_every_five_turns_beyond_five_raw() -> None:
+    model = ScriptedModel(default="네, 기억하겠습니다.")
+    graph = make_graph(model)
+
+    def say(turn: int) -> str:
+        return f"{turn}번째: 프로젝트 {turn}의 예산은 {turn}00만원입니다."
+
+    state = _run(graph, "r", 10, "recursive", say)
+    assert state.get("memory", "") == ""  # 9 raw turns before turn 10: nothing folded yet
+    state = _run_more(graph, "r", 11, 11, say)
+    assert [e["turns"] for e in state["summary_history"]] == [[1, 2, 3, 4, 5]]
+    first_memory = state["memory"]
+    assert first_memory
+    humans = [m.content for m in model.calls[-1] if isinstance(m, HumanMessage)]
+    assert humans == [say(t) for t in range(6, 12)]  # 5 raw turns + the current one
+    state = _run_more(graph, "r", 12, 16, say)
+    assert [e["turns"][0] for e in state["summary_history"]] == [1, 6]
+    assert state["memory"] != first_memory
+    assert len(sentences(state["memory"])) <= MAX_SENTENCES
+    # one entity per key: the latest value wins and sits at the end
+    budgets = [e for e in state["entities"] if e["key"] == "예산"]
+    assert budgets == [{"key": "예산", "value": "1000만원", "turn": 10}]
+    assert state["entities"][-1]["key"] == "예산"
+    system = str(model.calls[-1][0].content)
+    assert "[장기 기억]" in system and "[주요 정보]" in system and "1000만원" in system
+
+
+def _run_more(graph: Any, thread: str, start: int, end: int, text: Any) -> dict[str, Any]:
+    state: dict[str, Any] = {}
+    for turn in range(start, end + 1):
+        state = graph.invoke(
+            {
+                "messages": [HumanMessage(content=text(turn))],
+                "session_id": thread,
+                "turn_count": turn,
+                "compression_rate": 0.3,
+                "strategy": "recursive",
+            },
+            {"configurable": {"thread_id": thread}},
+        )
+    return state
+
+
+# --- bounded context for the 3-turn strategy -------------------------------------------
+
+
+def _entry(first: int, last: int, chars: int) -> dict[str, Any]:
+    return {"turns": list(range(first, last + 1)), "summary": "가" * chars}
+
+
+def test_digest_replaces_the_oldest_items_and_records_its_range() -> None:
+    history = [_entry(1, 3, 100), _entry(4, 6, 100), _entry(7, 9, 100), _entry(10, 12, 100)]
+    assert over_budget(history, 350)
+    parts = next_merge(history)
+    assert [p["turns"][0] for p in parts] == [1, 4, 7]
+    digest = make_digest(parts, "나" * 90, 0.3)
+    assert digest["turns"] == [1, 9]
+    assert digest["replaces"] == [[1, 3], [4, 6], [7, 9]]
+    assert (digest["original_chars"], digest["summary_chars"], digest["level"]) == (300, 90, 1)
+    active = active_items(history, [digest])
+    assert [a["turns"][0] for a in active] == [1, 10]
+    assert not over_budget(active, 350)
+    # a digest of digests: level 2, and the level-1 digest leaves the context
+    more = [*history, _entry(13, 15, 100), _entry(16, 18, 100)]
+    second = make_digest([digest, more[3], more[4]], "다" * 50, 0.3)
+    assert second["level"] == 2
+    assert [a["turns"] for a in active_items(more, [digest, second])] == [[1, 15], more[5]["turns"]]
+
+
+def test_three_turn_context_stays_bounded_and_history_keeps_every_summary() -> None:
+    model = ScriptedModel(default="좋은 질문입니다. 그 내용을 정리해 보면 다음과 같습니다.")
+    graph = make_graph(model, CONTEXT_BUDGET_CHARS="400")
+
+    def say(turn: int) -> str:
+        return f"{turn}번째 메시지: 회의실 {turn}호는 {turn}층에 있고 정원은 {turn + 4}명입니다."
+
+    state = _run(graph, "b", 40, "three_turn", say)
+    history = state["summary_history"]
+    assert [e["turns"][0] for e in history] == list(range(1, 40, 3))  # every original kept
+    digests = state["summary_digests"]
+    assert digests, "no digest although the summaries passed the budget"
+    active = active_items(history, digests)
+    assert sum(len(i["summary"]) for i in active) <= 400 or len(active) == 1
+    system = str(model.calls[-1][0].content)
+    for item in active:
+        assert item["summary"] in system
+    replaced = {tuple(r) for d in digests for r in d["replaces"]}
+    assert all(tuple(e["turns"][:: len(e["turns"]) - 1]) in replaced for e in history[:3])
+    sizes = [context_chars(call) for call in model.calls]
+    assert max(sizes[20:]) < 2 * min(sizes[20:])
+
+
+def test_default_strategy_matches_seed_002_when_under_budget() -> None:
+    model = ScriptedModel(default="답")
+    graph = make_graph(model)
+    state = _run(graph, "d", 10, "three_turn", lambda t: f"질문 {t}")
+    assert [e["turns"] for e in state["summary_history"]] == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert state.get("summary_digests", []) == []
+
+
+def test_switching_to_the_window_starts_from_the_earlier_summaries() -> None:
+    model = ScriptedModel(default="네")
+    graph = make_graph(model)
+    _run(graph, "s", 7, "three_turn", lambda t: f"{t}번째 질문, 코드는 A{t}입니다.")
+    state = graph.invoke(
+        {
+            "messages": [HumanMessage(content="8번째 질문")],
+            "session_id": "s",
+            "turn_count": 8,
+            "compression_rate": 0.3,
+            "strategy": "sliding_window",
+        },
+        {"configurable": {"thread_id": "s"}},
+    )
+    seeded = window_summaries(state["window_summary"])
+    assert seeded == [e["summary"] for e in state["summary_history"]][-MAX_SUMMARIES:]
+    assert "[대화 기록 1]" in str(model.calls[-1][0].content)
+
+
+def test_offline_engine_answers_from_each_strategys_memory() -> None:
+    from graph.offline import OfflineChatModel
+
+    def say(turn: int) -> str:
+        if turn == 1:
+            return "제 이름은 김민준이고, 예산은 300만원이에요."
+        return f"{turn}번째 이야기: 오늘은 회의 안건 {turn}번을 검토했습니다."
+
+    for strategy in ("three_turn", "sliding_window", "recursive"):
+        graph = make_graph(OfflineChatModel(), tools=())
+        _run(graph, strategy, 16, strategy, say)
+        state = graph.invoke(
+            {
+                "messages": [HumanMessage(content="제 예산이 얼마라고 했죠?")],
+                "session_id": strategy,
+                "turn_count": 17,
+                "compression_rate": 0.3,
+                "strategy": strategy,
+            },
+            {"configurable": {"thread_id": strategy}},
+        )
+        answer = str(state["messages"][-1].content)
+        if strategy == "sliding_window":
+            # the window holds the 3 newest summaries only: turn 1 has been dropped (seed 000)
+            assert "300만원" not in answer, answer
+        else:
+            assert "300만원" in answer, (strategy, answer)
