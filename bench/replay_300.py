@@ -3,19 +3,20 @@
     uv run python bench/replay_300.py [--turns 300]
 
 Prints DB bytes / transcript UTF-8 bytes (target <= 3x) and the median graph ms per turn
-at turns 10-20 vs 290-300 (target: the end within 1.5x of the start), measured in one run.
+at turns 10-20 vs 290-300 (target: the end within 1.5x of the start); each turn's time is its median over three
+replays of the same transcript (see bench/timing.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import start_end  # noqa: E402
 from bench.transcripts import make_transcript  # noqa: E402
 from graph.replay import describe, replay  # noqa: E402
 
@@ -24,16 +25,19 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=300)
     parser.add_argument("--rate", type=float, default=0.3)
+    parser.add_argument("--repeats", type=int, default=3, help="replays timed (median per turn)")
     args = parser.parse_args()
     turns = make_transcript(args.turns)["turns"]
+    reports = []
     with tempfile.TemporaryDirectory() as tmp:
-        report = replay(turns, args.rate, Path(tmp) / "bench.sqlite", CHAT_PROVIDER="offline")
+        for run in range(args.repeats):
+            db = Path(tmp) / f"bench-{run}.sqlite"
+            reports.append(replay(turns, args.rate, db, CHAT_PROVIDER="offline"))
+    report = reports[0]
     per = report["per_turn"]
     n = len(per)
-    start = [t["graph_ms"] for t in per[9:20]]
-    end = [t["graph_ms"] for t in per[max(0, n - 11) : n]]
     ratio_db = report["db_bytes"] / report["transcript_bytes"]
-    ms_start, ms_end = statistics.median(start), statistics.median(end)
+    ms_start, ms_end, single = start_end(reports)
     print(describe(report))
     print(
         f"db_bytes={report['db_bytes']} transcript_bytes={report['transcript_bytes']} "
@@ -41,7 +45,8 @@ def main() -> None:
     )
     print(
         f"graph ms/turn median: turns 10-20 = {ms_start:.2f}, turns {n - 10}-{n} = {ms_end:.2f}, "
-        f"end/start = {ms_end / ms_start:.2f}x (target <= 1.5x)"
+        f"end/start = {ms_end / ms_start:.2f}x (target <= 1.5x; median per turn over "
+        f"{len(reports)} replays; single replays: {', '.join(f'{r:.2f}x' for r in single)})"
     )
     print(
         f"context chars: turn 30 = {per[min(29, n - 1)]['context_chars']}, turn {n} = {per[-1]['context_chars']}, "

@@ -107,6 +107,7 @@ class _Summary:
         self.removals: list[BaseMessage] = []
         self.errors: list[dict[str, Any]] = []
         self.calls = 0
+        self.invocations = 0
         self.update: dict[str, Any] = {}
 
     def unsummarized(self) -> list[BaseMessage]:
@@ -139,6 +140,7 @@ class _Summary:
             self.errors.append(_error(self.turn, "summary_node", ErrorCode.SUMMARY_FAILED, exc))
             return None
         self.calls += result.attempts
+        self.invocations += 1
         self.history.append(
             {
                 "thread_id": self.thread_id,
@@ -183,6 +185,7 @@ class _Summary:
             self.errors.append(_error(self.turn, "summary_node", ErrorCode.SUMMARY_FAILED, exc))
             return None
         self.calls += result.attempts
+        self.invocations += 1
         return result.text
 
     def result(self) -> dict[str, Any]:
@@ -192,7 +195,8 @@ class _Summary:
             update["summary_history"] = self.history
         if len(self.history) != len(self.state.get("summary_history", [])):
             update["summary_history"] = self.history
-            update["summary_runs"] = int(self.state.get("summary_runs", 0)) + 1
+        if self.invocations:
+            update["summary_calls"] = int(self.state.get("summary_calls", 0)) + self.invocations
         if self.calls:
             update["summary_model_calls"] = (
                 int(self.state.get("summary_model_calls", 0)) + self.calls
@@ -262,6 +266,8 @@ def _three_turn(run: _Summary, due: tuple[int, int] | None, budget: int) -> None
                 return
             if run.summarize(first, block) is None:
                 return
+    if due is None:
+        return  # nothing new: the context is within the budget since the last summary
     digests = list(run.state.get("summary_digests", []))
     items = active_items(run.history, digests)
     while over_budget(items, budget):

@@ -128,7 +128,10 @@ def prune_checkpoints(saver: SqliteSaver, thread_id: str) -> int:
         )
         deleted = int(cur.rowcount)
     if deleted:
-        saver.conn.execute("PRAGMA incremental_vacuum")
+        # Python's execute() steps a pragma once, which frees a single page; executescript
+        # runs it to the end and returns every free page to the file system.
+        with saver.lock:
+            saver.conn.executescript("PRAGMA incremental_vacuum;")
     return deleted
 
 

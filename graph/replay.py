@@ -1,10 +1,13 @@
 """Replay a transcript through the graph to see how it would be summarized.
 
     python -m graph.replay TRANSCRIPT.json --rate 0.3 --db PATH --out REPORT.json
+    python -m graph.replay TRANSCRIPT.json --strategy all   # compare every memory strategy
 
 Input: `{"turns": [{"user": "...", "assistant": "..."}, ...]}`. The assistant side is
 replayed verbatim by a scripted model; summaries come from the configured summarizer
-(the offline extractive one when no key is set).
+(the offline extractive one when no key is set). `--strategy` picks the memory strategy
+(three_turn by default); `all` replays the transcript once per strategy, each into its own
+database, and prints their context sizes side by side.
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from graph.archive import load_summary_meta
+from graph.context import context_chars, strategy_context
+from graph.memory import DEFAULT_STRATEGY, STRATEGIES
 from graph.persistence import database_bytes
-from graph.session import ChatApp, new_thread, open_app, run_turn
+from graph.session import ChatApp, new_thread, open_app, run_turn, set_thread_strategy
 from graph.settings import load_settings
+from graph.turns import content_text
 
 
 class ReplayModel(BaseChatModel):
@@ -94,17 +100,24 @@ def replay_turns(
 
 
 def replay(
-    turns: Sequence[dict[str, str]], rate: float, db: Path, **settings_env: str
+    turns: Sequence[dict[str, str]],
+    rate: float,
+    db: Path,
+    strategy: str = DEFAULT_STRATEGY,
+    **settings_env: str,
 ) -> dict[str, Any]:
     """Replay `turns` into a new thread of the database at `db`; return the report."""
     env = {"CHAT_DB_PATH": str(db), **settings_env}
     settings = load_settings({**_environ(), **env})
     model = ReplayModel(answers=[t["assistant"] for t in turns])
-    app = open_app(settings, model=model, tools=[], approval_required=frozenset())
+    app = open_app(settings, model=model, tools=[], approval_required=frozenset(), index=None)
     try:
-        thread_id = new_thread(app, title=f"replay ({len(turns)} turns)")
+        thread_id = new_thread(app, title=f"replay ({len(turns)} turns, {strategy})")
+        set_thread_strategy(app, thread_id, strategy)
         per_turn = list(replay_turns(app, thread_id, turns, rate))
         values = app.graph.get_state({"configurable": {"thread_id": thread_id}}).values
+        # the context of the last model call: everything but its answer
+        last_context = strategy_context({**values, "messages": values["messages"][:-1]})
         summary_meta = load_summary_meta(app.persistence.archive, thread_id)
         app.persistence.saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         app.persistence.archive.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -115,7 +128,16 @@ def replay(
         "thread_id": thread_id,
         "turns": len(turns),
         "compression_rate": rate,
+        "strategy": strategy,
         "summary_history": values.get("summary_history", []),
+        "summary_digests": values.get("summary_digests", []),
+        "window_summary": values.get("window_summary", ""),
+        "memory": values.get("memory", ""),
+        "entities": values.get("entities", []),
+        "summary_calls": values.get("summary_calls", 0),
+        "summary_model_calls": values.get("summary_model_calls", 0),
+        "last_context": [{"role": m.type, "content": content_text(m)} for m in last_context],
+        "last_context_chars": context_chars(last_context),
         "summary_meta": summary_meta,
         "per_turn": per_turn,
         "db_bytes": database_bytes(db),
@@ -158,12 +180,16 @@ def describe(report: dict[str, Any]) -> str:
     summarized = sum(e["summary_chars"] for e in history)
     last = report["per_turn"][-1]
     lines = [
-        f"turns: {report['turns']}  rate: {report['compression_rate']}",
-        f"summaries: {len(history)} covering {3 * len(history)} turns, "
+        f"turns: {report['turns']}  rate: {report['compression_rate']}  "
+        f"strategy: {report.get('strategy', DEFAULT_STRATEGY)}",
+        f"summaries: {len(history)} covering {sum(e['turn_length'] for e in history)} turns, "
         f"{original:,} -> {summarized:,} chars"
         + (f" ({100 * (1 - summarized / original):.0f}% saved)" if original else ""),
         f"context at the last turn: {last['context_chars']:,} chars in "
         f"{last['context_messages']} messages (without summaries: {last['full_chars']:,})",
+        f"summarizer calls: {report.get('summary_calls', 0)} "
+        f"(model requests: {report.get('summary_model_calls', 0)}), "
+        f"digests: {len(report.get('summary_digests', []))}",
         f"database: {report['db_bytes']:,} bytes for a {report['transcript_bytes']:,}-byte "
         f"transcript ({report['db_bytes'] / max(1, report['transcript_bytes']):.2f}x)",
     ]
@@ -179,6 +205,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=0.3, help="compression rate 0.1-0.5")
     parser.add_argument("--db", type=Path, default=Path(".state/replay.sqlite"))
     parser.add_argument("--out", type=Path, help="write the JSON report here")
+    parser.add_argument(
+        "--strategy",
+        choices=[*STRATEGIES, "all"],
+        default=DEFAULT_STRATEGY,
+        help="memory strategy; 'all' compares every strategy on the transcript",
+    )
     args = parser.parse_args(argv)
     if not 0.1 <= args.rate <= 0.5:
         parser.error(f"--rate must be between 0.1 and 0.5, got {args.rate}")
@@ -186,12 +218,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         turns = load_transcript(args.transcript)
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
-    report = replay(turns, args.rate, args.db)
+    if args.strategy == "all":
+        reports: dict[str, dict[str, Any]] = {
+            name: replay(turns, args.rate, _db_for(args.db, name), name) for name in STRATEGIES
+        }
+        output: dict[str, Any] = {"strategies": reports}
+        text = "\n\n".join(describe(r) for r in reports.values()) + "\n\n" + compare(reports)
+    else:
+        output = replay(turns, args.rate, args.db, args.strategy)
+        text = describe(output)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
-    print(describe(report))
+        args.out.write_text(json.dumps(output, ensure_ascii=False, indent=2), encoding="utf-8")
+    print(text)
     return 0
+
+
+def _db_for(db: Path, strategy: str) -> Path:
+    return db.with_name(f"{db.stem}-{strategy}{db.suffix}")
+
+
+def compare(reports: dict[str, dict[str, Any]], points: Sequence[int] = ()) -> str:
+    """Context characters per turn of each strategy, side by side, as a text table."""
+    turns = max(r["turns"] for r in reports.values())
+    marks = list(points) or sorted({min(turns, t) for t in (1, 10, 30, 100, 300)} | {turns})
+    header = f"{'turn':>6}" + "".join(f"{name:>16}" for name in reports)
+    rows = [header]
+    for mark in marks:
+        cells = []
+        for report in reports.values():
+            per = report["per_turn"]
+            cells.append(f"{per[mark - 1]['context_chars']:>16,}" if mark <= len(per) else " " * 16)
+        rows.append(f"{mark:>6}" + "".join(cells))
+    rows.append(
+        f"{'calls':>6}" + "".join(f"{r.get('summary_calls', 0):>16}" for r in reports.values())
+    )
+    return "context characters per turn (calls = summaries and merges made)\n" + "\n".join(rows)
 
 
 if __name__ == "__main__":

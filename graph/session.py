@@ -10,7 +10,7 @@ import queue
 import sqlite3
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -242,8 +242,11 @@ def _values(app: ChatApp, thread_id: str) -> dict[str, Any]:
 
 def pending_approval(app: ChatApp, thread_id: str) -> dict[str, Any] | None:
     """The approval the thread is waiting for, if it is paused."""
-    snapshot = app.graph.get_state(_config(thread_id, app.settings))
-    for interrupt in snapshot.interrupts:
+    return _approval(app.graph.get_state(_config(thread_id, app.settings)).interrupts)
+
+
+def _approval(interrupts: Sequence[Any]) -> dict[str, Any] | None:
+    for interrupt in interrupts:
         if isinstance(interrupt.value, dict) and interrupt.value.get("kind") == "approval":
             return dict(interrupt.value)
     return None
@@ -276,9 +279,10 @@ def run_turn(
     except ValueError as exc:
         raise InputError(str(exc)) from exc
     record = _require_thread(app, thread_id)
-    if pending_approval(app, thread_id) is not None:
+    snapshot = app.graph.get_state(_config(thread_id, app.settings))
+    if _approval(snapshot.interrupts) is not None:
         raise InputError("This thread is waiting for a tool approval; answer it first.")
-    expected = int(_values(app, thread_id).get("turn_count", 0)) + 1
+    expected = int((snapshot.values or {}).get("turn_count", 0)) + 1
     if turn_count != expected:
         raise InputError(f"Turn {turn_count} is out of order; this thread is at turn {expected}.")
     if not record.get("title"):
@@ -329,6 +333,7 @@ def _storage_errors() -> Iterator[None]:
 def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | None) -> TurnOutcome:
     config = _config(thread_id, app.settings)
     outcome = TurnOutcome()
+    last: BaseMessage | None = None
     with _storage_errors():
         # One checkpoint per turn: the turn is the unit the user sees, and older checkpoints
         # are pruned anyway. A pause for approval or an error still persists ("exit" writes
@@ -349,11 +354,13 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | No
             elif mode == "updates" and "__interrupt__" in chunk:
                 for interrupt in chunk["__interrupt__"]:
                     outcome.pending = dict(interrupt.value)
+            elif mode == "updates" and chunk.get("llm_node"):
+                last = chunk["llm_node"]["messages"][-1]
         prune_checkpoints(app.persistence.saver, thread_id)
         update_thread(app.persistence.archive, thread_id)
     if outcome.pending is None:
-        values = _values(app, thread_id)
-        last = values["messages"][-1]
+        if last is None:  # the stream ended without an answer: read it from the state
+            last = _values(app, thread_id)["messages"][-1]
         outcome.answer = content_text(last)
         outcome.error_code = last.response_metadata.get("error_code")
     return outcome

@@ -93,8 +93,9 @@ class Settings:
     )
     context_budget_chars: str = _env(
         "CONTEXT_BUDGET_CHARS",
-        "4000",
-        "Characters of summaries the 3-turn strategy keeps before merging old ones.",
+        "1200",
+        "Characters of summaries the 3-turn strategy keeps in the context before merging the "
+        "oldest into a digest; the same size as the recursive strategy's memory.",
     )
 
     # Typed views: the raw fields stay strings so that every value round-trips through

@@ -62,8 +62,8 @@ class ChatState(TypedDict, total=False):
     """recursive: the single rewritten memory M_i."""
     entities: list[dict[str, Any]]
     """recursive: {key, value, turn}, an updated key moved to the end, at most 25."""
-    summary_runs: int
-    """Times the summarizer produced a summary in this thread."""
+    summary_calls: int
+    """Summaries and merges (digests, memory rewrites) made in this thread."""
     summary_model_calls: int
     """Model calls spent on summaries and merges (0 for the offline extractive summarizer)."""
     route: str

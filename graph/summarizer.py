@@ -31,7 +31,15 @@ _NAME = re.compile(r"\b[A-Z][a-zA-Z]+\b|[\"'「『“][^\"'」』”]{1,30}[\"'�
 _HANGUL = re.compile(r"[가-힣]")
 _QUOTED = (">", "출처:", "Source:", "함께 찾은 문서", "Also found")
 """Lines that repeat or cite other text (quotes, sources): kept only if room is left."""
+_USER_LABELS = ("사용자:", "User:")
 _NAME_KO = re.compile(r"[가-힣]{2,4}(?=(?:님|씨|이라고|라고|이에요|예요|입니다))")
+_SELF_FACT = re.compile(
+    r"(?:^|\s)(?:제|저의|내|나의|우리|저희)\s*[가-힣A-Za-z ]{1,15}?[은는이가]\s"
+    r"|\b(?:my|our)\s+\w+(?:\s\w+)?\s+(?:is|are|was)\b",
+    re.IGNORECASE,
+)
+"""A user stating something about themselves ("제 사번은 ...", "my budget is ..."): the
+kind of fact a memory is for."""
 
 
 @dataclass
@@ -128,6 +136,10 @@ def trim_at_sentence(text: str, limit: int) -> str:
 def _score(sentence: str, from_user: bool, first_of_answer: bool) -> float:
     facts = len(_NUMBER.findall(sentence)) * 2.0 + len(_NAME.findall(sentence)) * 1.5
     facts += len(_NAME_KO.findall(sentence)) * 1.5
+    if from_user and _SELF_FACT.search(sentence):
+        facts += 3.0
+    if not facts and len(sentence) < 15:
+        return 0.3  # "가능할까요?", "OK.": no content of its own
     return 1.0 + facts + (1.0 if from_user else 0.0) + (0.5 if first_of_answer else 0.0)
 
 
@@ -245,10 +257,10 @@ class ExtractiveSummarizer:
         """Merge summaries by extracting their most informative sentences."""
         start = time.perf_counter()
         units = [
-            _Unit(order=i, label="", text=s, score=_score(s, False, False))
+            _Unit(order=i, label="", text=s, score=_score(s, s.startswith(_USER_LABELS), False))
             for i, s in enumerate(s for summary in summaries for s in sentences(summary))
         ]
-        text = extract_to_length(units, target_chars).replace(": ", "", 1) if units else ""
+        text = extract_to_length(units, target_chars) if units else ""
         return SummaryResult(text=text.strip(), attempts=0, elapsed_ms=_ms(start))
 
 

@@ -8,6 +8,7 @@ digest, recursively, so the context stays bounded however long the thread runs.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,17 +24,22 @@ def _span(item: Mapping[str, Any]) -> tuple[int, int]:
 
 def active_items(
     history: Sequence[Mapping[str, Any]], digests: Sequence[Mapping[str, Any]]
-) -> list[Item]:
-    """What the context holds: top-level digests and the summaries they do not cover."""
+) -> list[Mapping[str, Any]]:
+    """What the context holds: top-level digests and the summaries they do not cover.
+
+    Runs every turn over the whole history, so it is linear: top-level digests cover
+    disjoint turn ranges, found by bisection.
+    """
     replaced = {tuple(r) for d in digests for r in d["replaces"]}
-    tops = [dict(d) for d in digests if _span(d) not in replaced]
-    covered = [_span(d) for d in tops]
-    loose = [
-        dict(e)
-        for e in history
-        if not any(start <= _span(e)[0] and _span(e)[1] <= end for start, end in covered)
-    ]
-    return sorted(tops + loose, key=_span)
+    tops = sorted((d for d in digests if _span(d) not in replaced), key=_span)
+    starts = [_span(d)[0] for d in tops]
+    loose = []
+    for entry in history:
+        first, last = _span(entry)
+        i = bisect.bisect_right(starts, first) - 1
+        if i < 0 or _span(tops[i])[1] < last:
+            loose.append(entry)
+    return sorted([*tops, *loose], key=_span)
 
 
 def over_budget(items: Sequence[Mapping[str, Any]], budget: int) -> bool:
@@ -42,7 +48,18 @@ def over_budget(items: Sequence[Mapping[str, Any]], budget: int) -> bool:
 
 
 def next_merge(items: Sequence[Mapping[str, Any]]) -> list[Item]:
-    """The oldest active items to merge next (at least two)."""
+    """The active items to merge next: like the levels of a log-structured merge tree.
+
+    The oldest run of DIGEST_FAN_IN neighbours of the lowest level that has such a run is
+    merged (three summaries become a level-1 digest, three level-1 digests a level-2 one),
+    so a turn's content is re-compressed about log3(turns) times, not at every merge. When
+    no level has such a run, the oldest items are merged.
+    """
+    levels = [int(i.get("level", 0)) for i in items]
+    for level in sorted(set(levels)):
+        for start in range(len(items) - DIGEST_FAN_IN + 1):
+            if all(lv == level for lv in levels[start : start + DIGEST_FAN_IN]):
+                return [dict(i) for i in items[start : start + DIGEST_FAN_IN]]
     return [dict(i) for i in items[: max(2, min(DIGEST_FAN_IN, len(items)))]]
 
 

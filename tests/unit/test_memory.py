@@ -324,3 +324,24 @@ def test_offline_engine_answers_from_each_strategys_memory() -> None:
             assert "300만원" not in answer, answer
         else:
             assert "300만원" in answer, (strategy, answer)
+
+
+def test_merges_go_level_by_level_so_old_content_is_not_recompressed_every_time() -> None:
+    digest = {**_entry(1, 9, 90), "level": 1, "replaces": [[1, 3], [4, 6], [7, 9]]}
+    items = [digest, _entry(10, 12, 100), _entry(13, 15, 100), _entry(16, 18, 100)]
+    assert [p["turns"][0] for p in next_merge(items)] == [10, 13, 16]
+    # no level has three neighbours: the oldest are merged
+    mixed = [digest, _entry(10, 12, 100), {**_entry(13, 21, 90), "level": 1}]
+    assert [p["turns"][0] for p in next_merge(mixed)] == [1, 10, 13]
+
+
+def test_extractive_merge_keeps_speaker_labels_intact() -> None:
+    from graph.summarizer import ExtractiveSummarizer
+
+    merged = ExtractiveSummarizer().merge(
+        ["AI: 대전 센터 출장 숙박비는 1박 20만원입니다.", "사용자: 제 사번은 HS-20417이에요."],
+        200,
+        turn_label="1-6턴",
+    ).text
+    assert "AI: 대전" in merged and "AI대전" not in merged
+    assert "사용자: 제 사번은 HS-20417이에요." in merged
