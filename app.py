@@ -13,9 +13,17 @@ import streamlit as st
 
 from component.chat import StreamingAnswer, render_approval, render_history
 from component.i18n import t
-from component.sidebar import render_engine, render_language, render_rate_slider, render_threads
+from component.sidebar import (
+    render_engine,
+    render_language,
+    render_rate_slider,
+    render_strategy,
+    render_threads,
+)
 from component.summary_panel import render_summary_panel
 from graph.errors import InputError
+from graph.memory import STRATEGIES
+from graph.memory.window import window_summaries
 from graph.persistence import StorageError
 from graph.providers import describe_engine
 from graph.session import (
@@ -31,6 +39,7 @@ from graph.session import (
     resume_turn,
     run_turn,
     set_thread_rate,
+    set_thread_strategy,
     start_turn,
     threads,
     wait_idle,
@@ -102,6 +111,10 @@ def main() -> None:
         rate = render_rate_slider(thread, view.compression_rate, lang)
         if rate != view.compression_rate:
             set_thread_rate(app, thread, rate)
+        strategy = render_strategy(thread, view.strategy, STRATEGIES, view.turn_count > 0, lang)
+        if strategy != view.strategy:
+            set_thread_strategy(app, thread, strategy)
+            view.strategy = strategy
         render_threads(
             threads(app),
             thread,
@@ -137,7 +150,16 @@ def main() -> None:
     with panel_col:
         nxt = preview_next_context(view)
         render_summary_panel(
+            strategy=view.strategy,
             history=view.summary_history,
+            digests=view.state.get("summary_digests", []),
+            window=window_summaries(view.state.get("window_summary", "")),
+            memory=view.state.get("memory", ""),
+            entities=view.state.get("entities", []),
+            calls=(
+                int(view.state.get("summary_calls", 0)),
+                int(view.state.get("summary_model_calls", 0)),
+            ),
             meta=view.summary_meta,
             rate=rate,
             next_messages=nxt.messages,
@@ -150,7 +172,7 @@ def main() -> None:
             export_json=json.dumps(export_thread(app, thread), ensure_ascii=False, indent=1),
             export_name=f"{thread}.json",
             lang=lang,
-            on_import=lambda data: _import(app, data, rate, lang),
+            on_import=lambda data: _import(app, data, rate, view.strategy, lang),
         )
 
 
@@ -197,12 +219,12 @@ def _decide(app: ChatApp, thread: str, action: str, args: dict | None) -> None:
         st.session_state["flash"] = str(exc)
 
 
-def _import(app: ChatApp, data: bytes, rate: float, lang: str) -> None:
+def _import(app: ChatApp, data: bytes, rate: float, strategy: str, lang: str) -> None:
     from graph.replay import import_transcript, parse_transcript
 
     try:
         turns = parse_transcript(data)
-        thread = import_transcript(app, turns, rate)
+        thread = import_transcript(app, turns, rate, strategy)
     except (ValueError, StorageError) as exc:
         st.session_state["flash"] = str(exc)
         return

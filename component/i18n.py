@@ -119,6 +119,65 @@ _STRINGS: dict[str, dict[str, str]] = {
     "passages": {"ko": "📚 이번 턴에 사용한 문서", "en": "📚 Passages used this turn"},
     "errors": {"ko": "⚠️ 기록된 오류", "en": "⚠️ Recorded errors"},
     "storage_notice": {"ko": "저장소 알림: {msg}", "en": "Storage notice: {msg}"},
+    "strategy": {"ko": "기억 방식", "en": "Memory strategy"},
+    "strategy_three_turn": {
+        "ko": "3턴 요약 (기본, 예산을 넘으면 요약의 요약)",
+        "en": "3-turn summaries (default; digests past the budget)",
+    },
+    "strategy_sliding_window": {
+        "ko": "슬라이딩 윈도우 (최근 요약 3개 + 메시지 5개)",
+        "en": "Sliding window (3 newest summaries + 5 messages)",
+    },
+    "strategy_recursive": {
+        "ko": "재귀 요약 + 주요 정보 (기억 1개 + 최근 5턴)",
+        "en": "Recursive memory + entities (one memory + 5 raw turns)",
+    },
+    "strategy_help": {
+        "ko": "대화마다 따로 정합니다. 비교하려면 같은 대화를 가져오기(replay)로 여러 번 불러오세요.",
+        "en": "Chosen per conversation. To compare, import the same transcript more than once.",
+    },
+    "strategy_switch": {
+        "ko": "바꾼 방식은 다음 턴부터 적용됩니다. 이미 만든 요약은 남고, 새 방식이 그 요약에서 시작합니다.",
+        "en": "A new strategy applies from the next turn; earlier summaries stay and it starts from them.",
+    },
+    "in_context": {
+        "ko": "🧠 다음 턴에 모델이 보는 기억 ({chars}자)",
+        "en": "🧠 Memory the model sees next turn ({chars} chars)",
+    },
+    "digests": {"ko": "🗂️ 다이제스트 (요약의 요약)", "en": "🗂️ Digests (summaries of summaries)"},
+    "digest_title": {
+        "ko": "[{start}-{end}턴 다이제스트 · 단계 {level}]",
+        "en": "[Turns {start}-{end} digest · level {level}]",
+    },
+    "digest_replaces": {"ko": "대체한 항목: {items}", "en": "Replaced: {items}"},
+    "in_digest": {
+        "ko": "컨텍스트에서는 {start}-{end}턴 다이제스트로 대체됨",
+        "en": "Replaced in the context by the turns {start}-{end} digest",
+    },
+    "window": {
+        "ko": "🪟 요약 창 (최대 3개, 오래된 것부터 삭제)",
+        "en": "🪟 Summary window (3 at most, oldest dropped)",
+    },
+    "window_empty": {
+        "ko": "메시지가 10개를 넘으면 오래된 메시지가 요약되어 창에 들어갑니다.",
+        "en": "Past 10 messages, older ones are summarized into the window.",
+    },
+    "memory": {
+        "ko": "🧠 장기 기억 (약 20문장, 매번 다시 씀)",
+        "en": "🧠 Long-term memory (~20 sentences, rewritten)",
+    },
+    "memory_empty": {
+        "ko": "원본 5턴을 넘는 5턴이 쌓이면 기억이 만들어집니다 (11턴부터).",
+        "en": "The memory is written once 5 turns beyond the 5 raw ones pile up (from turn 11).",
+    },
+    "entities": {"ko": "📌 주요 정보 (최대 25개)", "en": "📌 Entities (25 at most)"},
+    "entity_key": {"ko": "항목", "en": "key"},
+    "entity_value": {"ko": "값", "en": "value"},
+    "entity_turn": {"ko": "턴", "en": "turn"},
+    "calls": {
+        "ko": "요약·병합 {calls}회 (모델 요청 {requests}회)",
+        "en": "{calls} summaries and merges ({requests} model requests)",
+    },
 }
 
 

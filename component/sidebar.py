@@ -1,4 +1,4 @@
-"""Sidebar: compression slider, conversations, engine and tools, language."""
+"""Sidebar: compression slider, memory strategy, conversations, engine and tools, language."""
 
 from __future__ import annotations
 
@@ -27,6 +27,23 @@ def render_rate_slider(thread_id: str, rate: float, lang: str) -> float:
     st.caption(t("rate_scale", lang))
     st.caption(t("rate_next", lang))
     return round(float(value), 2)
+
+
+def render_strategy(
+    thread_id: str, strategy: str, choices: Sequence[str], started: bool, lang: str
+) -> str:
+    """The thread's memory strategy; once the thread has started, a note says what changes."""
+    value = st.selectbox(
+        t("strategy", lang),
+        list(choices),
+        index=list(choices).index(strategy) if strategy in choices else 0,
+        format_func=lambda name: t(f"strategy_{name}", lang),
+        help=t("strategy_help", lang),
+        key=f"strategy_{thread_id}",
+    )
+    if started:
+        st.caption(t("strategy_switch", lang))
+    return str(value)
 
 
 def render_threads(

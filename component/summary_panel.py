@@ -24,7 +24,12 @@ def summary_stats(history: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     }
 
 
-def render_card(entry: Mapping[str, Any], meta: Mapping[str, Any] | None, lang: str) -> None:
+def render_card(
+    entry: Mapping[str, Any],
+    meta: Mapping[str, Any] | None,
+    lang: str,
+    replaced_by: Sequence[int] | None = None,
+) -> None:
     """One summary: turns and rate, original -> summary chars, target vs achieved, text, cost."""
     turns = entry["turns"]
     target = int(entry["original_chars"] * entry["compression_rate"])
@@ -38,6 +43,8 @@ def render_card(entry: Mapping[str, Any], meta: Mapping[str, Any] | None, lang: 
         pct = round(100 * entry["summary_chars"] / target) if target else 100
         st.caption(t("card_target", lang, target=target, summ=entry["summary_chars"], pct=pct))
         st.write(entry["summary"])
+        if replaced_by:
+            st.caption("↳ " + t("in_digest", lang, start=replaced_by[0], end=replaced_by[-1]))
         if meta:
             tokens = ""
             if meta.get("input_tokens") is not None:
@@ -51,6 +58,75 @@ def render_card(entry: Mapping[str, Any], meta: Mapping[str, Any] | None, lang: 
                     tokens=tokens,
                 )
             )
+
+
+def _span(item: Mapping[str, Any]) -> tuple[int, int]:
+    return int(item["turns"][0]), int(item["turns"][-1])
+
+
+def top_digest_of(
+    entry: Mapping[str, Any], digests: Sequence[Mapping[str, Any]]
+) -> Sequence[int] | None:
+    """The turn range of the widest digest that covers `entry`, or None."""
+    first, last = _span(entry)
+    covering = [d for d in digests if _span(d)[0] <= first and last <= _span(d)[1]]
+    return max(covering, key=lambda d: _span(d)[1] - _span(d)[0])["turns"] if covering else None
+
+
+def render_digests(digests: Sequence[Mapping[str, Any]], lang: str) -> None:
+    """The hierarchy of digests: each with its level, range, sizes and what it replaced."""
+    if not digests:
+        return
+    with st.expander(f"{t('digests', lang)} · {len(digests)}"):
+        for digest in sorted(digests, key=lambda d: (-int(d["level"]), _span(d))):
+            first, last = _span(digest)
+            st.markdown(
+                "**" + t("digest_title", lang, start=first, end=last, level=digest["level"]) + "**"
+            )
+            st.caption(
+                t("card_chars", lang, orig=digest["original_chars"], summ=digest["summary_chars"])
+                + " · "
+                + t(
+                    "digest_replaces",
+                    lang,
+                    items=", ".join(f"{a}-{b}" for a, b in digest["replaces"]),
+                )
+            )
+            st.write(digest["summary"])
+
+
+def render_window(window: Sequence[str], lang: str) -> None:
+    """Sliding window: its summaries, oldest first."""
+    st.markdown(f"**{t('window', lang)}**")
+    if not window:
+        st.caption(t("window_empty", lang))
+    for number, text in enumerate(window, 1):
+        with st.container(border=True):
+            st.caption(f"[대화 기록 {number}] · {len(text)}")
+            st.write(text)
+
+
+def render_memory(memory: str, entities: Sequence[Mapping[str, Any]], lang: str) -> None:
+    """Recursive strategy: the single memory and the entity table."""
+    st.markdown(f"**{t('memory', lang)}**")
+    if memory:
+        with st.container(border=True):
+            st.caption(f"{len(memory)}")
+            st.write(memory)
+    else:
+        st.caption(t("memory_empty", lang))
+    st.markdown(f"**{t('entities', lang)}** · {len(entities)}")
+    if entities:
+        st.table(
+            [
+                {
+                    t("entity_key", lang): e["key"],
+                    t("entity_value", lang): e["value"],
+                    t("entity_turn", lang): e["turn"],
+                }
+                for e in entities
+            ]
+        )
 
 
 def render_stats(history: Sequence[Mapping[str, Any]], lang: str) -> None:
@@ -101,7 +177,13 @@ def render_chart(context_log: Sequence[Mapping[str, Any]], lang: str) -> None:
 
 def render_summary_panel(
     *,
+    strategy: str,
     history: Sequence[Mapping[str, Any]],
+    digests: Sequence[Mapping[str, Any]],
+    window: Sequence[str],
+    memory: str,
+    entities: Sequence[Mapping[str, Any]],
+    calls: tuple[int, int],
     meta: Sequence[Mapping[str, Any]],
     rate: float,
     next_messages: Sequence[BaseMessage],
@@ -118,12 +200,25 @@ def render_summary_panel(
 ) -> None:
     """The whole right-hand panel of the chat tab."""
     st.subheader(t("panel", lang))
-    st.caption(t("current_rate", lang, rate=rate))
+    st.caption(
+        t(f"strategy_{strategy}", lang)
+        + " · "
+        + t("current_rate", lang, rate=rate)
+        + " · "
+        + t("calls", lang, calls=calls[0], requests=calls[1])
+    )
+    if strategy == "sliding_window":
+        render_window(window, lang)
+    elif strategy == "recursive":
+        render_memory(memory, entities, lang)
+    else:
+        render_digests(digests, lang)
     if not history:
         st.caption(t("no_summaries", lang))
     meta_by_turn = {tuple(m["turns"])[0]: m for m in meta}
     for entry in history:
-        render_card(entry, meta_by_turn.get(entry["turns"][0]), lang)
+        replaced_by = top_digest_of(entry, digests) if strategy == "three_turn" else None
+        render_card(entry, meta_by_turn.get(entry["turns"][0]), lang, replaced_by)
     render_stats(history, lang)
     render_next_context(next_messages, next_chars, summarize_first, lang)
     render_chart(context_log, lang)

@@ -146,8 +146,14 @@ def replay(
     }
 
 
-def import_transcript(app: ChatApp, turns: Sequence[dict[str, str]], rate: float) -> str:
-    """Replay `turns` into a new thread of a running app's database; return the thread id."""
+def import_transcript(
+    app: ChatApp, turns: Sequence[dict[str, str]], rate: float, strategy: str = DEFAULT_STRATEGY
+) -> str:
+    """Replay `turns` into a new thread of a running app's database; return the thread id.
+
+    The thread uses `strategy`: importing one transcript under each strategy lets the user
+    compare them side by side in the panel.
+    """
     from graph.graph import build_graph
     from graph.session import ChatApp as _ChatApp
 
@@ -161,7 +167,8 @@ def import_transcript(app: ChatApp, turns: Sequence[dict[str, str]], rate: float
         approval_required=frozenset(),
     )
     replayer = _ChatApp(graph=graph, persistence=app.persistence, settings=app.settings)
-    thread_id = new_thread(replayer, title=f"import ({len(turns)} turns)")
+    thread_id = new_thread(replayer, title=f"import ({len(turns)} turns, {strategy})")
+    set_thread_strategy(replayer, thread_id, strategy)
     for _ in replay_turns(replayer, thread_id, turns, rate):
         pass
     return thread_id

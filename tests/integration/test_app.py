@@ -179,3 +179,75 @@ def test_reload_while_paused_still_shows_the_approval(db: Path) -> None:
     assert any("승인이 필요합니다" in w.value for w in again.warning)
     again.button(key="approve").click().run()
     assert any("[ok]\n42" in t.value for t in again.text)
+
+
+def _thread(at: AppTest) -> str:
+    value = at.query_params["thread"]
+    return value[0] if isinstance(value, list) else value
+
+
+def test_strategy_is_chosen_per_thread_and_the_panel_shows_what_it_keeps(db: Path) -> None:
+    at = _app()
+    picker = at.sidebar.selectbox[0]
+    assert picker.label == "기억 방식" and picker.value == "three_turn"
+    picker.set_value("recursive").run()
+    assert not at.exception, at.exception
+    assert "원본 5턴을 넘는 5턴이 쌓이면 기억이 만들어집니다 (11턴부터)." in _texts(at)
+    _say(at, "제 이름은 김하늘이고, 예산은 1200만원이에요.")
+    for turn in range(2, 12):
+        _say(at, f"{turn}번째 이야기: 안건 {turn}번을 검토했습니다.")
+    thread = _thread(at)
+    state = _state(db, thread)
+    assert state["strategy"] == "recursive"
+    assert [e["turns"] for e in state["summary_history"]] == [[1, 2, 3, 4, 5]]
+    assert state["memory"] in _texts(at)
+    assert at.table, "no entity table"
+    table = at.table[0].value
+    assert {"항목", "값", "턴"} <= set(table.columns)
+    rows = {(r["항목"], r["값"]) for r in table.to_dict("records")}
+    assert ("이름", "김하늘") in rows and ("예산", "1200만원") in rows
+    assert (
+        "바꾼 방식은 다음 턴부터 적용됩니다. 이미 만든 요약은 남고, 새 방식이 그 요약에서 시작합니다."
+        in _texts(at)
+    )
+
+    # another thread keeps its own strategy (the default) and shows summary cards
+    at.sidebar.button(key="new_thread").click().run()
+    assert at.sidebar.selectbox[0].value == "three_turn"
+    for turn in range(1, 5):
+        _say(at, f"질문 {turn}: 회의실 {turn}호 예약")
+    assert "**[1-3턴 요약] 압축률 0.3**" in _texts(at)
+    assert _state(db, _thread(at)).get("strategy") == "three_turn"
+    assert _state(db, thread)["strategy"] == "recursive"
+
+
+def test_sliding_window_panel_lists_the_window(db: Path) -> None:
+    at = _app()
+    at.sidebar.selectbox[0].set_value("sliding_window").run()
+    for turn in range(1, 8):
+        _say(at, f"{turn}번째 메시지: 프로젝트 코드 P-{turn}00 진행 상황을 공유합니다.")
+    state = _state(db, _thread(at))
+    assert state["window_summary"]
+    texts = _texts(at)
+    assert any(t.startswith("[대화 기록 1] · ") for t in texts)
+    assert state["window_summary"].split("\n---SUMMARY_BREAK---\n")[0] in texts
+
+
+def test_digest_hierarchy_is_shown_when_summaries_pass_the_budget(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CONTEXT_BUDGET_CHARS", "150")
+    at = _app()
+    for turn in range(1, 11):
+        _say(at, f"{turn}번째: {turn}층 회의실은 정원 {turn + 4}명이고 예약은 {turn}시입니다.")
+    state = _state(db, _thread(at))
+    digests = state["summary_digests"]
+    assert digests, "the summaries passed 150 chars but nothing was merged"
+    first, last = digests[0]["turns"]
+    texts = _texts(at)
+    assert f"**[{first}-{last}턴 다이제스트 · 단계 1]**" in texts
+    assert any("대체한 항목: 1-3, 4-6" in t for t in texts)
+    widest = max((d for d in digests if d["turns"][0] == 1), key=lambda d: d["turns"][1])
+    assert f"↳ 컨텍스트에서는 1-{widest['turns'][1]}턴 다이제스트로 대체됨" in texts
+    # every original summary still has its card
+    assert "**[1-3턴 요약] 압축률 0.3**" in texts and "**[7-9턴 요약] 압축률 0.3**" in texts

@@ -338,10 +338,14 @@ def test_merges_go_level_by_level_so_old_content_is_not_recompressed_every_time(
 def test_extractive_merge_keeps_speaker_labels_intact() -> None:
     from graph.summarizer import ExtractiveSummarizer
 
-    merged = ExtractiveSummarizer().merge(
-        ["AI: 대전 센터 출장 숙박비는 1박 20만원입니다.", "사용자: 제 사번은 HS-20417이에요."],
-        200,
-        turn_label="1-6턴",
-    ).text
+    merged = (
+        ExtractiveSummarizer()
+        .merge(
+            ["AI: 대전 센터 출장 숙박비는 1박 20만원입니다.", "사용자: 제 사번은 HS-20417이에요."],
+            200,
+            turn_label="1-6턴",
+        )
+        .text
+    )
     assert "AI: 대전" in merged and "AI대전" not in merged
     assert "사용자: 제 사번은 HS-20417이에요." in merged
