@@ -30,8 +30,8 @@ RRF_K = 60
 """Reciprocal-rank-fusion constant (the usual 60)."""
 CANDIDATES = 20
 """Hits taken from each ranking before fusion."""
-UNKNOWN_WEIGHT = 0.5
-"""A query word no document contains weighs half an average known word in `confidence`."""
+UNKNOWN_WEIGHT = 1.0
+"""A query word no document contains weighs as much as an average known word in `confidence`."""
 GENERIC_DF = 0.25
 """A word in more than this share of chunks is generic; matching only such words halves
 the confidence (in corpora of 20 chunks or more)."""
@@ -254,7 +254,16 @@ class DocumentIndex:
             mode = mode or self.default_mode
             expanded = expand_query(query) if self.expand else query
             query_tokens = tokens(expanded)
-            unknown = {t for t in tokens(query) if t not in self._vocabulary and not t.isascii()}
+            written = tokens(query)
+            unknown = {
+                t
+                for t in written
+                if t not in self._vocabulary
+                and not t.isascii()
+                # a piece cut from a longer query word ("일주" of "일주일") is not a word
+                # of its own: it neither helps nor counts against the match
+                and not any(o != t and o.startswith(t) for o in written)
+            }
             known = {t for t in query_tokens if t in self._vocabulary}
             if mode == "keyword":
                 ranked = self._keyword(query_tokens, k)

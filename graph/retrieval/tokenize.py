@@ -1,130 +1,106 @@
-"""Korean-aware tokens for keyword search: content morphemes from Kiwi, English words."""
+"""Search tokens: Korean content morphemes from Kiwi, lowercased English words, numbers.
+
+Particles, endings and copulas are dropped, so "연차는", "연차를" and "연차가" all become
+"연차"; verb and adjective stems get "다" back ("잃어버렸어요" -> "잃어버리다"). Kiwi loads its
+model (about a second) on first use, once per process.
+"""
 
 from __future__ import annotations
 
 import re
 import threading
-from functools import lru_cache
 from typing import Any
 
-_KEEP = ("NNG", "NNP", "NNB", "NR", "VV", "VA", "XR", "SL", "SN", "SH", "MAG")
-_EN_STOP = {
-    "the",
-    "a",
-    "an",
-    "is",
-    "are",
-    "was",
-    "were",
-    "be",
-    "do",
-    "does",
-    "did",
-    "i",
-    "you",
-    "we",
-    "my",
-    "our",
-    "your",
-    "to",
-    "of",
-    "in",
-    "on",
-    "for",
-    "and",
-    "or",
-    "what",
-    "how",
-    "when",
-    "where",
-    "who",
-    "which",
-    "can",
-    "should",
-    "it",
-    "this",
-    "that",
-    "with",
-    "at",
-    "by",
-    "if",
-    "much",
-    "many",
-    "there",
-    "any",
-    "get",
-    "from",
-    "as",
-    "me",
-    "have",
-    "has",
-}
-_KO_STOP = {
-    "하다",
-    "되다",
-    "있다",
-    "없다",
-    "어떻다",
-    "이다",
-    "않다",
-    "주다",
-    "알다",
-    "싶다",
-    "보다",
-    "같다",
-    "받다",
-    "돼다",
-    "수",
-    "것",
-    "등",
-    "때",
-    "좀",
-    "더",
-    "뭐",
-    "어디",
-    "언제",
-    "얼마",
-}
+_KEEP_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "SH", "SL", "XR", "VV", "VA"})
+_PREDICATE_TAGS = frozenset({"VV", "VA"})
+_NOUN_SUFFIXES = frozenset("비금료일증권서실자표액율률제팀")
+"""One-syllable noun suffixes ("숙박비", "지원금", "응시료", "급여일"): a noun ending in one
+also yields its stem, so "숙박" in a question meets "숙박비" in a document. Kiwi splits
+productive compounds itself; lexicalized ones like these it keeps whole."""
+
+EN_STOPWORDS = frozenset(
+    """a about after again all also am an and any are as at be been before being but by can
+    could did do does doing done for from get gets getting got had has have having he her here
+    him his how i if in into is it its just me more most much my no not of off on once only or
+    other our out own same she should so some such than that the their them then there these
+    they this those through to too under until up us very was we were what when where which
+    while who whom why will with would you your yours yourself let lets ok okay please tell
+    know want need like still ever anything something thing things way really""".split()
+)
+"""Function words and question words with no topic of their own."""
+
+KO_STOPWORDS = frozenset(
+    """하다 되다 있다 없다 이다 아니다 않다 주다 받다 알다 싶다 보다 같다 어떻다 그렇다 이렇다
+    돼다 가다 오다 쓰다 해주다 알려주다 궁금하다 수 것 거 등 때 좀 더 뭐 무엇 어디 언제 얼마
+    누구 어떻게 왜 몇 며칠 알리다 나오다 제 저 나 내 우리 그 이 요 네""".split()
+)
+"""Light verbs and question words that every question has and no answer needs."""
+
 _lock = threading.Lock()
-_HANGUL_WORD = re.compile(r"[가-힣]+")
+_kiwi: Any = None
+_WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
+_HANGUL = re.compile(r"^[가-힣]+$")
 
 
-@lru_cache(maxsize=1)
-def _kiwi() -> Any:
-    from kiwipiepy import Kiwi
+def _analyzer() -> Any:
+    """The process-wide Kiwi instance, built on first use (caller holds `_lock`)."""
+    global _kiwi
+    if _kiwi is None:
+        from kiwipiepy import Kiwi
 
-    return Kiwi()
+        _kiwi = Kiwi()
+    return _kiwi
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ies", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+def stem_english(word: str) -> str:
+    """A light English stemmer: plural and verb endings ("reimbursed" -> "reimburs").
+
+    Applied to documents and queries alike, so it only has to be consistent, not correct.
+    """
+    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            return word[: -len(suffix)] + keep
     return word
 
 
+def english_words(text: str) -> list[str]:
+    """Lowercased English words of `text`, stop words removed, not stemmed."""
+    return [w for w in _WORD.findall(text.lower()) if w not in EN_STOPWORDS and len(w) > 1]
+
+
 def tokens(text: str) -> list[str]:
-    """Search tokens of `text`: nouns, verb/adjective stems, numbers, English words."""
-    with _lock:  # Kiwi instances are not documented as thread-safe
-        morphs = _kiwi().tokenize(text)
+    """Search tokens of `text`, in order, with repeats.
+
+    Args:
+        text: Korean, English or mixed text.
+
+    Returns:
+        Nouns, verb/adjective stems (as dictionary forms, "쓰다"), roots, numbers and
+        stemmed lowercase English words; particles, endings and stop words dropped.
+    """
+    if not text.strip():
+        return []
+    with _lock:  # Kiwi is not documented as thread-safe; analysis is fast.
+        morphs = _analyzer().tokenize(text)
     out: list[str] = []
-    for m in morphs:
-        if not m.tag.startswith(_KEEP):
+    for morph in morphs:
+        tag = morph.tag.split("-")[0]  # "VV-R" / "VA-I": regular or irregular stems
+        if tag not in _KEEP_TAGS:
             continue
-        form = m.form.lower()
-        if m.tag == "SL":
-            for word in re.findall(r"[a-z]+", form):
-                if word not in _EN_STOP and len(word) > 1:
-                    out.append(_stem(word))
-        elif m.tag in ("VV", "VA"):
-            if form + "다" not in _KO_STOP:
-                out.append(form + "다")
-        elif form not in _KO_STOP:
+        form = morph.form.lower()
+        if tag == "SL":
+            out.extend(stem_english(w) for w in english_words(form))
+        elif tag in _PREDICATE_TAGS:
+            lemma = form + "다"
+            if lemma not in KO_STOPWORDS:
+                out.append(lemma)
+        elif form not in KO_STOPWORDS:
             out.append(form)
-            if m.tag.startswith("NN") and len(form) >= 3 and _HANGUL_WORD.fullmatch(form):
-                # Kiwi keeps "재택근무" whole in one sentence and splits it in another; the
-                # parts make both spellings meet.
-                out.append(form[:2])
-                if len(form) >= 4:
-                    out.append(form[-2:])
+            if (
+                len(form) >= 3
+                and form[-1] in _NOUN_SUFFIXES
+                and tag in ("NNG", "NNP")
+                and _HANGUL.match(form)
+            ):
+                out.append(form[:-1])
     return out
