@@ -1,8 +1,9 @@
 """router_node and rag_node (seed 000): document questions get passages in the system prompt.
 
 The router asks the LLM for a structured `RouteDecision` when one is configured; the offline
-engine uses a transparent rule instead: a plain tool request goes to the agent, a question
-with a confident document hit (or one that names company rules) goes to retrieval.
+engine uses a transparent rule instead: a plain tool request, a question about the
+conversation or a plain statement goes to the agent; a question with a confident document
+hit (or one that names company rules) goes to retrieval.
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ _TOOLISH = re.compile(
 _RECALL = re.compile(
     r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)\b|아까|방금|내가 말한|did i|i said|i told|earlier"
 )
+_ASKS = re.compile(
+    r"[?？]|(까|나요|가요|죠|지|니|냐|래|돼|되나|될까|나|어때)\s*[.!~]*\s*$|어떻게|어떡|알려|뭐|무엇|언제|"
+    r"얼마|며칠|몇|어디|누구|무슨|어느|왜|방법|가능|궁금|해야|하나요|되나요|찾아|설명|"
+    r"\b(what|how|when|where|who|which|why|can|could|is there|are there|do|does|should|may)\b",
+    re.IGNORECASE,
+)
+"""A question or a request; a plain statement ("회의는 3시에 있어요.") has nothing to look up."""
 _DOCUMENTISH = re.compile(
     r"회사|사내|정책|규정|규칙|지침|매뉴얼|가이드|신청\s?방법|절차|company|policy|policies|handbook|rule"
 )
@@ -49,6 +57,8 @@ def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
         return "agent", "plain tool request (arithmetic, time, weather, code, web)"
     if _RECALL.search(question.lower()):
         return "agent", "asks about this conversation, not the documents"
+    if not _ASKS.search(question) and not _DOCUMENTISH.search(question.lower()):
+        return "agent", "a statement, not a question: nothing to look up"
     hits = relevant(index.search(question, k=1))
     if hits:
         return "rag", f"document match: {hits[0].source} (confidence {hits[0].confidence:.2f})"

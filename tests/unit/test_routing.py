@@ -54,6 +54,9 @@ def _turn(app, thread: str, turn: int, text: str):
         ("지금 몇 시야?", "agent"),
         ("회사 주차 규정 알려줘", "rag"),
         ("재택근무 얘기 아까 내가 뭐라고 했지?", "agent"),
+        # statements share words with the documents but ask nothing
+        ("재택근무는 다음 주 화요일에 하기로 했어요.", "agent"),
+        ("첫 번째 메시지입니다", "agent"),
     ],
 )
 def test_routes(app, text: str, route: str) -> None:
