@@ -9,7 +9,10 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 
-from graph.turns import content_text, extract_current_turn, extract_last_n_turns
+from graph.memory.bounded import active_items
+from graph.memory.entities import format_entities
+from graph.memory.window import format_summary_for_prompt
+from graph.turns import content_text, extract_current_turn, extract_last_n_turns, split_turns
 from prompt import get_prompt
 
 
@@ -75,14 +78,23 @@ def build_context(
     return [system_prompt(lines, documents), *recent, *current]
 
 
+def unsummarized(state: Mapping[str, Any]) -> list[BaseMessage]:
+    """Live messages of the turns no summary covers yet, and the current turn.
+
+    With an archive these are all the live messages (summarized turns move out); without
+    one, summarized turns stay in `messages` and are skipped here.
+    """
+    completed, current = split_turns(state["messages"])
+    skip = max(0, covered_turns(state.get("summary_history", [])) - state.get("archived_turns", 0))
+    return [m for turn in completed[skip:] for m in turn] + current
+
+
 def strategy_context(state: Mapping[str, Any], documents: str = "") -> list[BaseMessage]:
     """The context under the thread's memory strategy (see `graph.memory`)."""
-    from graph.memory.bounded import active_items
-    from graph.memory.entities import format_entities
-    from graph.memory.window import format_summary_for_prompt
-
     messages = state["messages"]
     strategy = state.get("strategy") or "three_turn"
+    if strategy != "three_turn":
+        messages = unsummarized(state)
     if strategy == "sliding_window":
         window = format_summary_for_prompt(state.get("window_summary", ""))
         return [system_prompt([], documents, window=window), *messages]

@@ -24,6 +24,7 @@ from graph.context import (
     covered_turns,
     message_chars,
     strategy_context,
+    unsummarized,
 )
 from graph.errors import ErrorCode
 from graph.memory import DEFAULT_STRATEGY
@@ -109,13 +110,6 @@ class _Summary:
         self.calls = 0
         self.invocations = 0
         self.update: dict[str, Any] = {}
-
-    def unsummarized(self) -> list[BaseMessage]:
-        """Live messages of the turns no summary covers yet (all of them with an archive)."""
-        skip = max(0, self.covered - self.archived)
-        return [m for t in self.completed[skip:] for m in t] + list(
-            extract_current_turn(self.state["messages"])
-        )
 
     def turns(self, first: int, count: int) -> list[list[BaseMessage]] | None:
         """Completed turns `first..first+count-1` still in the working set, or None."""
@@ -215,7 +209,7 @@ def _due(run: _Summary, strategy: str) -> tuple[int, int] | None:
     if strategy == "sliding_window":
         # Seed 000: past MAX_MESSAGES live messages, all but the last KEEP_RECENT (cut at a
         # turn start, so a tool result never loses its call) become one summary.
-        messages = run.unsummarized()
+        messages = unsummarized(run.state)
         if not needs_summary(messages):
             return None
         count = len(split_turns(messages[: split_point(messages)])[0])

@@ -34,6 +34,7 @@ from graph.context import context_chars, strategy_context
 from graph.errors import InputError
 from graph.graph import ChatGraph
 from graph.memory import STRATEGIES
+from graph.nodes import planned_summary
 from graph.persistence import Persistence, StorageError, prune_checkpoints
 from graph.settings import Settings, validate_rate
 from graph.turns import content_text, split_turns
@@ -418,8 +419,6 @@ def preview_next_context(view: ThreadView, placeholder: str = "…") -> NextCont
     Summaries due before that call are listed in `summarize_first`; the context shown is the
     one the model gets if they have not been made yet (as after a failed summary).
     """
-    from graph.nodes import planned_summary
-
     state = {
         **view.state,
         "messages": [*view.state.get("messages", []), HumanMessage(content=placeholder)],

@@ -14,10 +14,7 @@ SUMMARY_SEPARATOR = "\n---SUMMARY_BREAK---\n"
 
 def add_summary_to_window(existing_summary: str, new_summary: str) -> str:
     """Append a summary; keep the newest MAX_SUMMARIES, oldest dropped first."""
-    summaries = (
-        [s for s in existing_summary.split(SUMMARY_SEPARATOR) if s] if existing_summary else []
-    )
-    summaries.append(new_summary)
+    summaries = [*window_summaries(existing_summary), new_summary]
     return SUMMARY_SEPARATOR.join(summaries[-MAX_SUMMARIES:])
 
 

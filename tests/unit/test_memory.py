@@ -162,9 +162,12 @@ def test_recursive_trigger_and_bound() -> None:
     assert bounded.endswith("문장 39입니다.")  # recent conversation first
 
 
-def _run(graph: Any, thread: str, turns: int, strategy: str, text: Any) -> dict[str, Any]:
+def _run(
+    graph: Any, thread: str, turns: int, strategy: str, text: Any, first: int = 1
+) -> dict[str, Any]:
+    """Send turns `first..turns` of `text(turn)` under `strategy`; the last state."""
     state: dict[str, Any] = {}
-    for turn in range(1, turns + 1):
+    for turn in range(first, turns + 1):
         state = graph.invoke(
             {
                 "messages": [HumanMessage(content=text(turn))],
@@ -187,13 +190,13 @@ def test_recursive_memory_is_rewritten_every_five_turns_beyond_five_raw() -> Non
 
     state = _run(graph, "r", 10, "recursive", say)
     assert state.get("memory", "") == ""  # 9 raw turns before turn 10: nothing folded yet
-    state = _run_more(graph, "r", 11, 11, say)
+    state = _run(graph, "r", 11, "recursive", say, first=11)
     assert [e["turns"] for e in state["summary_history"]] == [[1, 2, 3, 4, 5]]
     first_memory = state["memory"]
     assert first_memory
     humans = [m.content for m in model.calls[-1] if isinstance(m, HumanMessage)]
     assert humans == [say(t) for t in range(6, 12)]  # 5 raw turns + the current one
-    state = _run_more(graph, "r", 12, 16, say)
+    state = _run(graph, "r", 16, "recursive", say, first=12)
     assert [e["turns"][0] for e in state["summary_history"]] == [1, 6]
     assert state["memory"] != first_memory
     assert len(sentences(state["memory"])) <= MAX_SENTENCES
@@ -203,22 +206,6 @@ def test_recursive_memory_is_rewritten_every_five_turns_beyond_five_raw() -> Non
     assert state["entities"][-1]["key"] == "예산"
     system = str(model.calls[-1][0].content)
     assert "[장기 기억]" in system and "[주요 정보]" in system and "1000만원" in system
-
-
-def _run_more(graph: Any, thread: str, start: int, end: int, text: Any) -> dict[str, Any]:
-    state: dict[str, Any] = {}
-    for turn in range(start, end + 1):
-        state = graph.invoke(
-            {
-                "messages": [HumanMessage(content=text(turn))],
-                "session_id": thread,
-                "turn_count": turn,
-                "compression_rate": 0.3,
-                "strategy": "recursive",
-            },
-            {"configurable": {"thread_id": thread}},
-        )
-    return state
 
 
 # --- bounded context for the 3-turn strategy -------------------------------------------
@@ -349,3 +336,28 @@ def test_extractive_merge_keeps_speaker_labels_intact() -> None:
     )
     assert "AI: 대전" in merged and "AI대전" not in merged
     assert "사용자: 제 사번은 HS-20417이에요." in merged
+
+
+def test_without_an_archive_summarized_turns_stay_out_of_the_context() -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graph.graph import build_graph
+    from graph.settings import load_settings
+    from graph.summarizer import ExtractiveSummarizer
+
+    for strategy, turns in (("sliding_window", 9), ("recursive", 12)):
+        model = ScriptedModel(default="네")
+        graph = build_graph(
+            InMemorySaver(),
+            archive=None,
+            settings=load_settings({}),
+            model=model,
+            summarizer=ExtractiveSummarizer(),
+            tools=[],
+            approval_required=frozenset(),
+        )
+        state = _run(graph, strategy, turns, strategy, lambda t: f"질문 {t}")
+        covered = max(t for e in state["summary_history"] for t in e["turns"])
+        humans = [m.content for m in model.calls[-1] if isinstance(m, HumanMessage)]
+        assert humans == [f"질문 {t}" for t in range(covered + 1, turns + 1)], strategy
+        assert len(state["messages"]) == 2 * turns  # nothing was archived
