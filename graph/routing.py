@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import warnings
 from dataclasses import asdict
 from typing import Any, Literal
 
@@ -24,6 +25,12 @@ from graph.turns import content_text, extract_current_turn
 from prompt import get_prompt
 
 log = logging.getLogger(__name__)
+# langchain-openai serializes a structured response through a field typed None, so pydantic
+# warns on every router call; the decision itself is intact. (A process-wide filter: the
+# scoped `catch_warnings` is not thread-safe, and turns run in worker threads.)
+warnings.filterwarnings(
+    "ignore", message="Pydantic serializer warnings", category=UserWarning, module="pydantic"
+)
 
 Route = Literal["rag", "agent"]
 _TOOLISH = re.compile(
