@@ -46,8 +46,9 @@ from graph.session import (
 )
 from graph.settings import load_settings
 
+# Turns drawn at first; "show earlier" adds this many more. (A comment, not a docstring:
+# Streamlit's "magic" would print a bare string on the page.)
 PAGE_TURNS = 20
-"""Turns drawn at first; 'show earlier' adds this many more."""
 
 
 @st.cache_resource(show_spinner=False)

@@ -32,6 +32,9 @@ def _app() -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
     at.run()
     assert not at.exception, at.exception
+    # every element on a fresh page is one we meant to draw (Streamlit's "magic" prints
+    # any bare string or expression in app.py)
+    assert [m.value for m in at.main.markdown if m.value.startswith("Turns drawn")] == []
     return at
 
 
