@@ -170,6 +170,7 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "원본 5턴을 넘는 5턴이 쌓이면 기억이 만들어집니다 (11턴부터).",
         "en": "The memory is written once 5 turns beyond the 5 raw ones pile up (from turn 11).",
     },
+    "n_chars": {"ko": "{n}자", "en": "{n} chars"},
     "entities": {"ko": "📌 주요 정보 (최대 25개)", "en": "📌 Entities (25 at most)"},
     "entity_key": {"ko": "항목", "en": "key"},
     "entity_value": {"ko": "값", "en": "value"},

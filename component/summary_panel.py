@@ -102,7 +102,7 @@ def render_window(window: Sequence[str], lang: str) -> None:
         st.caption(t("window_empty", lang))
     for number, text in enumerate(window, 1):
         with st.container(border=True):
-            st.caption(f"[대화 기록 {number}] · {len(text)}")
+            st.caption(f"[대화 기록 {number}] · " + t("n_chars", lang, n=len(text)))
             st.write(text)
 
 
@@ -111,7 +111,7 @@ def render_memory(memory: str, entities: Sequence[Mapping[str, Any]], lang: str)
     st.markdown(f"**{t('memory', lang)}**")
     if memory:
         with st.container(border=True):
-            st.caption(f"{len(memory)}")
+            st.caption(t("n_chars", lang, n=len(memory)))
             st.write(memory)
     else:
         st.caption(t("memory_empty", lang))

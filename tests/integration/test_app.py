@@ -232,7 +232,7 @@ def test_sliding_window_panel_lists_the_window(db: Path) -> None:
     state = _state(db, _thread(at))
     assert state["window_summary"]
     texts = _texts(at)
-    assert any(t.startswith("[대화 기록 1] · ") for t in texts)
+    assert any(re.fullmatch(r"\[대화 기록 1\] · \d+자", t) for t in texts)
     assert state["window_summary"].split("\n---SUMMARY_BREAK---\n")[0] in texts
 
 
