@@ -174,6 +174,8 @@ def main() -> None:
             export_name=f"{thread}.json",
             lang=lang,
             on_import=lambda data: _import(app, data, rate, view.strategy, lang),
+            comparison=st.session_state.get("comparison", {}).get(thread),
+            on_compare=lambda: _compare(app, thread, rate),
         )
 
 
@@ -232,6 +234,16 @@ def _import(app: ChatApp, data: bytes, rate: float, strategy: str, lang: str) ->
     st.session_state["flash"] = t("import_done", lang, n=len(turns))
     _switch(thread)
     st.rerun()
+
+
+def _compare(app: ChatApp, thread: str, rate: float) -> None:
+    """Replay the whole conversation under every strategy (offline summarizer, no cost)."""
+    from graph.replay import compare_strategies, thread_transcript
+
+    turns = thread_transcript(load_thread(app, thread).turns)
+    if turns:
+        results = st.session_state.setdefault("comparison", {})
+        results[thread] = compare_strategies(turns, rate)
 
 
 def _tools(app: ChatApp) -> dict[str, str | None]:

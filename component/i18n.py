@@ -170,6 +170,12 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "원본 5턴을 넘는 5턴이 쌓이면 기억이 만들어집니다 (11턴부터).",
         "en": "The memory is written once 5 turns beyond the 5 raw ones pile up (from turn 11).",
     },
+    "compare": {"ko": "⚖️ 기억 방식 비교", "en": "⚖️ Compare memory strategies"},
+    "compare_help": {
+        "ko": "이 대화를 세 방식으로 다시 재생해 턴별 컨텍스트 크기를 비교합니다. 비용이 들지 않도록 오프라인 추출 요약기를 씁니다.",
+        "en": "Replays this conversation under each strategy and charts the context size per turn. It uses the offline extractive summarizer, so it costs nothing.",
+    },
+    "compare_run": {"ko": "비교 실행", "en": "Run the comparison"},
     "n_chars": {"ko": "{n}자", "en": "{n} chars"},
     "entities": {"ko": "📌 주요 정보 (최대 25개)", "en": "📌 Entities (25 at most)"},
     "entity_key": {"ko": "항목", "en": "key"},

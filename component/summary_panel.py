@@ -175,6 +175,27 @@ def render_chart(context_log: Sequence[Mapping[str, Any]], lang: str) -> None:
     st.line_chart(frame, height=180)
 
 
+def render_comparison(
+    sizes: Mapping[str, Sequence[int]] | None,
+    lang: str,
+    on_compare: Callable[[], None],
+) -> None:
+    """Context size per turn of this conversation replayed under every strategy."""
+    with st.expander(t("compare", lang)):
+        st.caption(t("compare_help", lang))
+        st.button(t("compare_run", lang), on_click=on_compare, key="compare_run")
+        if sizes:
+            import pandas as pd
+
+            frame = pd.DataFrame(
+                {t(f"strategy_{name}", lang): list(v) for name, v in sizes.items()}
+            )
+            frame.index = pd.RangeIndex(1, len(frame) + 1, name=t("turn", lang, n=""))
+            st.line_chart(frame, height=200)
+            last = {name: v[-1] for name, v in sizes.items() if v}
+            st.caption(" · ".join(f"{t(f'strategy_{n}', lang)}: {c:,}" for n, c in last.items()))
+
+
 def render_summary_panel(
     *,
     strategy: str,
@@ -197,6 +218,8 @@ def render_summary_panel(
     export_name: str,
     lang: str,
     on_import: Callable[[bytes], None],
+    comparison: Mapping[str, Sequence[int]] | None = None,
+    on_compare: Callable[[], None] | None = None,
 ) -> None:
     """The whole right-hand panel of the chat tab."""
     st.subheader(t("panel", lang))
@@ -222,6 +245,8 @@ def render_summary_panel(
     render_stats(history, lang)
     render_next_context(next_messages, next_chars, summarize_first, lang)
     render_chart(context_log, lang)
+    if on_compare is not None:
+        render_comparison(comparison, lang, on_compare)
     if route:
         st.caption(t("route", lang, route=route))
     if retrieved:

@@ -174,6 +174,46 @@ def import_transcript(
     return thread_id
 
 
+def thread_transcript(
+    view_turns: Sequence[tuple[int, Sequence[BaseMessage]]],
+) -> list[dict[str, str]]:
+    """A thread's turns in the replay format: the user's message and the final answer."""
+    from langchain_core.messages import HumanMessage
+
+    from graph.turns import content_text as text_of
+
+    out = []
+    for _, messages in view_turns:
+        user = next((text_of(m) for m in messages if isinstance(m, HumanMessage)), "")
+        answers = [m for m in messages if isinstance(m, AIMessage) and not m.tool_calls]
+        out.append({"user": user, "assistant": text_of(answers[-1]) if answers else ""})
+    return [t for t in out if t["user"]]
+
+
+def compare_strategies(
+    turns: Sequence[dict[str, str]], rate: float, **settings_env: str
+) -> dict[str, list[int]]:
+    """Context characters per turn of `turns` replayed under every strategy.
+
+    Each replay runs in its own temporary database with the offline extractive summarizer
+    (no model calls, so a comparison costs nothing), whatever the app is configured with.
+    """
+    import tempfile
+
+    sizes: dict[str, list[int]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for strategy in STRATEGIES:
+            report = replay(
+                turns,
+                rate,
+                Path(tmp) / f"{strategy}.sqlite",
+                strategy,
+                **{**settings_env, "CHAT_PROVIDER": "offline", "INDEX_DIR": str(Path(tmp) / "i")},
+            )
+            sizes[strategy] = [t["context_chars"] for t in report["per_turn"]]
+    return sizes
+
+
 def _environ() -> dict[str, str]:
     import os
 

@@ -254,3 +254,19 @@ def test_digest_hierarchy_is_shown_when_summaries_pass_the_budget(
     assert f"↳ 컨텍스트에서는 1-{widest['turns'][1]}턴 다이제스트로 대체됨" in texts
     # every original summary still has its card
     assert "**[1-3턴 요약] 압축률 0.3**" in texts and "**[7-9턴 요약] 압축률 0.3**" in texts
+
+
+def test_comparison_replays_the_thread_under_every_strategy(db: Path) -> None:
+    at = _app()
+    for turn in range(1, 13):
+        _say(at, f"{turn}번째 메시지: 프로젝트 코드 P-{turn}00 진행 상황을 공유합니다.")
+    at.button(key="compare_run").click().run()
+    assert not at.exception, at.exception
+    captions = [c.value for c in at.caption]
+    line = next(c for c in captions if "슬라이딩 윈도우" in c and "재귀 요약" in c)
+    sizes = dict(part.rsplit(": ", 1) for part in line.split(" · "))
+    assert len(sizes) == 3
+    assert all(int(v.replace(",", "")) > 0 for v in sizes.values())
+    # the comparison ran in its own databases: this thread is untouched
+    state = _state(db, _thread(at))
+    assert state["turn_count"] == 12 and state.get("strategy") == "three_turn"
