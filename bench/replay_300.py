@@ -4,7 +4,8 @@
 
 Prints DB bytes / transcript UTF-8 bytes (target <= 3x) and the median graph ms per turn
 at turns 10-20 vs 290-300 (target: the end within 1.5x of the start); each turn's time is its median over three
-replays of the same transcript (see bench/timing.py).
+replays of the same transcript, and, to cancel the machine's drift during a long replay,
+also measured with a short and a long thread run alternately (see bench/timing.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import start_end  # noqa: E402
+from bench.timing import interleaved, start_end  # noqa: E402
 from bench.transcripts import make_transcript  # noqa: E402
 from graph.replay import describe, replay  # noqa: E402
 
@@ -47,6 +48,13 @@ def main() -> None:
         f"graph ms/turn median: turns 10-20 = {ms_start:.2f}, turns {n - 10}-{n} = {ms_end:.2f}, "
         f"end/start = {ms_end / ms_start:.2f}x (target <= 1.5x; median per turn over "
         f"{len(reports)} replays; single replays: {', '.join(f'{r:.2f}x' for r in single)})"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        early, late = interleaved(turns, args.rate, Path(tmp))
+    print(
+        f"graph ms/turn, a 10-turn and a {n - 10}-turn thread run alternately in one database: "
+        f"turns 10-20 = {early:.2f}, turns {n - 10}-{n} = {late:.2f}, "
+        f"end/start = {late / early:.2f}x (target <= 1.5x)"
     )
     print(
         f"context chars: turn 30 = {per[min(29, n - 1)]['context_chars']}, turn {n} = {per[-1]['context_chars']}, "

@@ -9,8 +9,14 @@ those.
 from __future__ import annotations
 
 import statistics
+import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+from graph.replay import ReplayModel
+from graph.session import new_thread, open_app, run_turn, set_thread_strategy
+from graph.settings import load_settings
 
 
 def turn_ms(reports: Sequence[dict[str, Any]]) -> list[float]:
@@ -30,3 +36,72 @@ def start_end(reports: Sequence[dict[str, Any]]) -> tuple[float, float, list[flo
         times = [t["graph_ms"] for t in report["per_turn"]]
         single.append(statistics.median(times[max(0, n - 11) :]) / statistics.median(times[9:20]))
     return start, end, single
+
+
+def interleaved(
+    turns: Sequence[dict[str, str]],
+    rate: float,
+    db_dir: Path,
+    strategy: str = "three_turn",
+    runs: int = 3,
+) -> tuple[float, float]:
+    """Median graph ms of turns 10-20 and of the last 11 turns, measured side by side.
+
+    Two threads share one database: one is replayed to turn 9 and the other to the turn
+    before the last window; then their turns are run alternately (10 and 290, 11 and 291,
+    ...), so both windows see the same machine, cache and database state, and drift of the
+    machine during a long replay cancels out.
+    """
+    n = len(turns)
+    early, late = [], []
+    for run in range(runs):
+        answers = {t["user"]: t["assistant"] for t in turns}
+        settings = load_settings(
+            {"CHAT_DB_PATH": str(db_dir / f"i{run}.sqlite"), "CHAT_PROVIDER": "offline"}
+        )
+        app = open_app(
+            settings,
+            model=LookupModel(answers=answers),
+            tools=[],
+            approval_required=frozenset(),
+            index=None,
+        )
+        try:
+            a, b = new_thread(app), new_thread(app)
+            for thread in (a, b):
+                set_thread_strategy(app, thread, strategy)
+            for number in range(1, 10):
+                _turn(app, a, turns, number)
+            for number in range(1, n - 10):
+                _turn(app, b, turns, number)
+            for step in range(11):
+                early.append(_turn(app, a, turns, 10 + step))
+                late.append(_turn(app, b, turns, n - 10 + step))
+        finally:
+            app.persistence.close()
+    return statistics.median(early), statistics.median(late)
+
+
+def _turn(app: Any, thread: str, turns: Sequence[dict[str, str]], number: int) -> float:
+    start = time.perf_counter()
+    run_turn(app, thread, turns[number - 1]["user"], turn_count=number, compression_rate=0.3)
+    return (time.perf_counter() - start) * 1000
+
+
+class LookupModel(ReplayModel):
+    """Answers with the transcript's reply to the last user message (threads interleave)."""
+
+    answers_by_user: dict[str, str] = {}
+
+    def __init__(self, answers: dict[str, str]) -> None:
+        super().__init__(answers_by_user=answers)
+
+    def _generate(
+        self, messages: list[Any], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> Any:
+        from langchain_core.messages import AIMessage, HumanMessage
+        from langchain_core.outputs import ChatGeneration, ChatResult
+
+        last = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+        text = self.answers_by_user.get(str(last.content) if last else "", "")
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
