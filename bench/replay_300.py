@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import interleaved, start_end  # noqa: E402
+from bench.timing import describe_timing, interleaved  # noqa: E402
 from bench.transcripts import make_transcript  # noqa: E402
 from graph.replay import describe, replay  # noqa: E402
 
@@ -38,24 +38,14 @@ def main() -> None:
     per = report["per_turn"]
     n = len(per)
     ratio_db = report["db_bytes"] / report["transcript_bytes"]
-    ms_start, ms_end, single = start_end(reports)
     print(describe(report))
     print(
         f"db_bytes={report['db_bytes']} transcript_bytes={report['transcript_bytes']} "
         f"db/transcript={ratio_db:.2f}x (target <= 3x)"
     )
-    print(
-        f"graph ms/turn median: turns 10-20 = {ms_start:.2f}, turns {n - 10}-{n} = {ms_end:.2f}, "
-        f"end/start = {ms_end / ms_start:.2f}x (target <= 1.5x; median per turn over "
-        f"{len(reports)} replays; single replays: {', '.join(f'{r:.2f}x' for r in single)})"
-    )
     with tempfile.TemporaryDirectory() as tmp:
         early, late = interleaved(turns, args.rate, Path(tmp))
-    print(
-        f"graph ms/turn, a 10-turn and a {n - 10}-turn thread run alternately in one database: "
-        f"turns 10-20 = {early:.2f}, turns {n - 10}-{n} = {late:.2f}, "
-        f"end/start = {late / early:.2f}x (target <= 1.5x)"
-    )
+    print(describe_timing(reports, early, late))
     print(
         f"context chars: turn 30 = {per[min(29, n - 1)]['context_chars']}, turn {n} = {per[-1]['context_chars']}, "
         f"without summaries at turn {n} = {per[-1]['full_chars']}"

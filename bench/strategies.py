@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import interleaved, start_end  # noqa: E402
+from bench.timing import describe_timing, interleaved  # noqa: E402
 from bench.transcripts import make_transcript  # noqa: E402
 from graph.memory import STRATEGIES  # noqa: E402
 from graph.replay import compare, replay  # noqa: E402
@@ -131,22 +131,14 @@ def main() -> None:
             f"{report['summary_model_calls']}; retained {kept}/{planted} planted facts"
         )
     default = reports["three_turn"]
-    ms_start, ms_end, single = start_end([default, *timed])
     with tempfile.TemporaryDirectory() as tmp:
         early, late = interleaved(turns, args.rate, Path(tmp))
     print(
         f"\nthree_turn core targets: db/transcript = "
         f"{default['db_bytes'] / default['transcript_bytes']:.2f}x (target <= 3x); "
-        f"graph ms/turn median turns 10-20 = {ms_start:.2f}, turns {n - 10}-{n} = {ms_end:.2f}, "
-        f"end/start = {ms_end / ms_start:.2f}x (target <= 1.5x; median per turn over "
-        f"{len(single)} replays; single: {', '.join(f'{r:.2f}x' for r in single)}); "
         f"digests = {len(default['summary_digests'])}"
     )
-    print(
-        f"three_turn graph ms/turn with a short and a long thread run alternately: "
-        f"turns 10-20 = {early:.2f}, turns {n - 10}-{n} = {late:.2f}, "
-        f"end/start = {late / early:.2f}x (target <= 1.5x)"
-    )
+    print(describe_timing([default, *timed], early, late))
 
 
 if __name__ == "__main__":
