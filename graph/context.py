@@ -9,6 +9,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 
+from graph.memory import DEFAULT_STRATEGY
 from graph.memory.bounded import active_items
 from graph.memory.entities import format_entities
 from graph.memory.window import format_summary_for_prompt
@@ -92,8 +93,8 @@ def unsummarized(state: Mapping[str, Any]) -> list[BaseMessage]:
 def strategy_context(state: Mapping[str, Any], documents: str = "") -> list[BaseMessage]:
     """The context under the thread's memory strategy (see `graph.memory`)."""
     messages = state["messages"]
-    strategy = state.get("strategy") or "three_turn"
-    if strategy != "three_turn":
+    strategy = state.get("strategy") or DEFAULT_STRATEGY
+    if strategy != DEFAULT_STRATEGY:
         messages = unsummarized(state)
     if strategy == "sliding_window":
         window = format_summary_for_prompt(state.get("window_summary", ""))

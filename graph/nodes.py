@@ -348,7 +348,6 @@ def make_llm_node(
     def llm_node(state: ChatState) -> dict[str, Any]:
         messages = state["messages"]
         turn = state["turn_count"]
-        state.get("summary_history", [])
         current = extract_current_turn(messages)
         rounds = sum(1 for m in current if isinstance(m, AIMessage) and m.tool_calls)
         context = strategy_context(state, _documents(state))
