@@ -299,30 +299,30 @@ class LLMSummarizer:
         self, messages: Sequence[BaseMessage], target_chars: int, *, turn_label: str
     ) -> SummaryResult:
         """Summarize a block of turns; raises whatever the model raises."""
-        start = time.perf_counter()
-        result = SummaryResult(text="", attempts=0)
         prompt = get_prompt(
             "summary.generate",
             turn_label=turn_label,
             target_chars=target_chars,
             conversation=format_conversation(messages),
         )
-        result.text = self._fit(self._ask(prompt, result), target_chars, result)
-        result.elapsed_ms = _ms(start)
-        return result
+        return self._complete(prompt, target_chars)
 
     def merge(
         self, summaries: Sequence[str], target_chars: int, *, turn_label: str
     ) -> SummaryResult:
         """Merge consecutive summaries into one digest of about `target_chars`."""
-        start = time.perf_counter()
-        result = SummaryResult(text="", attempts=0)
         prompt = get_prompt(
             "summary.digest",
             turn_label=turn_label,
             target_chars=target_chars,
             summaries="\n".join(f"- {s}" for s in summaries),
         )
+        return self._complete(prompt, target_chars)
+
+    def _complete(self, prompt: str, target_chars: int) -> SummaryResult:
+        """Ask, hold the answer to the target length, and time it."""
+        start = time.perf_counter()
+        result = SummaryResult(text="", attempts=0)
         result.text = self._fit(self._ask(prompt, result), target_chars, result)
         result.elapsed_ms = _ms(start)
         return result
