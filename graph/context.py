@@ -9,10 +9,6 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 
-from graph.memory import DEFAULT_STRATEGY
-from graph.memory.bounded import active_items
-from graph.memory.entities import format_entities
-from graph.memory.window import format_summary_for_prompt
 from graph.turns import content_text, extract_current_turn, extract_last_n_turns, split_turns
 from prompt import get_prompt
 
@@ -22,9 +18,17 @@ def covered_turns(summary_history: Sequence[Mapping[str, Any]]) -> int:
     return max((int(entry["turns"][-1]) for entry in summary_history), default=0)
 
 
+@dataclass(frozen=True)
+class Extras:
+    """Sections every strategy's system prompt carries besides its own memory."""
+
+    documents: str = ""
+    """Retrieved document passages (`[참고 문서]`), or the note that none were found."""
+
+
 def system_prompt(
     summaries: Sequence[Mapping[str, Any]],
-    documents: str = "",
+    extras: Extras | None = None,
     *,
     window: str = "",
     memory: str = "",
@@ -35,6 +39,7 @@ def system_prompt(
     Role, then `[이전 대화 요약]` lines (or the sliding window),
     the recursive memory and entities if any, then `[참고 문서]` if any.
     """
+    extras = extras or Extras()
     parts = [get_prompt("system.base")]
     if window:
         parts.append(get_prompt("system.window", window=window))
@@ -53,8 +58,8 @@ def system_prompt(
                     summary=entry["summary"],
                 )
             )
-    if documents:
-        parts.append(get_prompt("system.documents_header", documents=documents))
+    if extras.documents:
+        parts.append(get_prompt("system.documents_header", documents=extras.documents))
     return SystemMessage(content="\n".join(parts))
 
 
@@ -62,7 +67,7 @@ def build_context(
     messages: Sequence[BaseMessage],
     summary_history: Sequence[Mapping[str, Any]],
     turn_count: int,
-    documents: str = "",
+    extras: Extras | None = None,
     shown: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[BaseMessage]:
     """What the model receives at `turn_count`: system prompt + raw completed turns + current turn.
@@ -76,7 +81,7 @@ def build_context(
     recent = extract_last_n_turns(messages, completed_raw)
     current = extract_current_turn(messages)
     lines = summary_history if shown is None else shown
-    return [system_prompt(lines, documents), *recent, *current]
+    return [system_prompt(lines, extras), *recent, *current]
 
 
 def unsummarized(state: Mapping[str, Any]) -> list[BaseMessage]:
@@ -88,28 +93,6 @@ def unsummarized(state: Mapping[str, Any]) -> list[BaseMessage]:
     completed, current = split_turns(state["messages"])
     skip = max(0, covered_turns(state.get("summary_history", [])) - state.get("archived_turns", 0))
     return [m for turn in completed[skip:] for m in turn] + current
-
-
-def strategy_context(state: Mapping[str, Any], documents: str = "") -> list[BaseMessage]:
-    """The context under the thread's memory strategy (see `graph.memory`)."""
-    messages = state["messages"]
-    strategy = state.get("strategy") or DEFAULT_STRATEGY
-    if strategy != DEFAULT_STRATEGY:
-        messages = unsummarized(state)
-    if strategy == "sliding_window":
-        window = format_summary_for_prompt(state.get("window_summary", ""))
-        return [system_prompt([], documents, window=window), *messages]
-    if strategy == "recursive":
-        system = system_prompt(
-            [],
-            documents,
-            memory=state.get("memory", ""),
-            entities=format_entities(state.get("entities", [])),
-        )
-        return [system, *messages]
-    history = state.get("summary_history", [])
-    shown = active_items(history, state.get("summary_digests", []))
-    return build_context(messages, history, state["turn_count"], documents, shown)
 
 
 def message_chars(msg: BaseMessage) -> int:

@@ -28,3 +28,10 @@ class ErrorCode(StrEnum):
 
 class InputError(ValueError):
     """A user input that is refused with a clear message (nothing is changed)."""
+
+
+def error_record(
+    turn: int, node: str, code: ErrorCode, exc: BaseException | str
+) -> dict[str, object]:
+    """One entry of the state's `errors` list: turn, node, code and a short message."""
+    return {"turn": turn, "node": node, "code": code.value, "message": str(exc)[:500]}

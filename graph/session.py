@@ -30,10 +30,10 @@ from graph.archive import (
     register_thread,
     update_thread,
 )
-from graph.context import context_chars, strategy_context
+from graph.context import context_chars
 from graph.errors import InputError
 from graph.graph import ChatGraph
-from graph.memory import STRATEGIES
+from graph.memory import STRATEGIES, strategy_context
 from graph.nodes import planned_summary
 from graph.persistence import Persistence, StorageError, prune_checkpoints
 from graph.settings import Settings, validate_rate

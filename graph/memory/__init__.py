@@ -10,8 +10,57 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 Strategy = Literal["three_turn", "sliding_window", "recursive"]
 STRATEGIES: tuple[Strategy, ...] = ("three_turn", "sliding_window", "recursive")
 DEFAULT_STRATEGY: Strategy = "three_turn"
+
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from langchain_core.messages import BaseMessage
+
+    from graph.context import Extras
+    from graph.memory.run import SummaryRun
+
+
+class MemoryStrategy(Protocol):
+    """What a strategy decides: when it summarizes, what it keeps, what the model sees."""
+
+    name: str
+
+    def due(self, run: SummaryRun) -> tuple[int, int] | None:
+        """(first turn, number of turns) to summarize at this turn, or None."""
+        ...
+
+    def update(self, run: SummaryRun, due: tuple[int, int] | None) -> None:
+        """Summarize what is due and record the strategy's own state in `run.update`."""
+        ...
+
+    def context(self, state: Mapping[str, Any], extras: Extras) -> list[BaseMessage]:
+        """The messages the model receives: system prompt, memory, raw turns, current turn."""
+        ...
+
+
+def get_strategy(name: str | None) -> MemoryStrategy:
+    """The strategy called `name`; an unknown or empty name gives the default."""
+    from graph.memory.recursive import Recursive
+    from graph.memory.three_turn import ThreeTurn
+    from graph.memory.window import SlidingWindow
+
+    by_name: dict[str, MemoryStrategy] = {
+        "three_turn": ThreeTurn(),
+        "sliding_window": SlidingWindow(),
+        "recursive": Recursive(),
+    }
+    return by_name.get(name or DEFAULT_STRATEGY, by_name[DEFAULT_STRATEGY])
+
+
+def strategy_context(state: Mapping[str, Any], extras: Extras | None = None) -> list[BaseMessage]:
+    """The context of the thread's next model call under its memory strategy."""
+    from graph.context import Extras
+
+    return get_strategy(state.get("strategy")).context(state, extras or Extras())

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from graph.context import Extras, system_prompt, unsummarized
+from graph.memory.bounded import active_items
+from graph.memory.run import SummaryRun
+from graph.turns import split_turns
 
 MAX_MESSAGES = 10
 KEEP_RECENT = 5
@@ -51,3 +57,41 @@ def orphaned_tool_results(messages: Sequence[BaseMessage]) -> list[ToolMessage]:
 def needs_summary(messages: Sequence[BaseMessage]) -> bool:
     """True when more than MAX_MESSAGES messages are live."""
     return len(messages) > MAX_MESSAGES
+
+
+class SlidingWindow:
+    """Seed 000: past MAX_MESSAGES live messages, all but the last KEEP_RECENT are summarized.
+
+    The cut is at a turn start, so a tool result never loses its call; the new summary
+    joins a window of MAX_SUMMARIES, the oldest dropped.
+    """
+
+    name = "sliding_window"
+
+    def due(self, run: SummaryRun) -> tuple[int, int] | None:
+        """The whole turns before the kept recent messages, once the window overflows."""
+        messages = unsummarized(run.state)
+        if not needs_summary(messages):
+            return None
+        count = len(split_turns(messages[: split_point(messages)])[0])
+        return (run.covered + 1, count) if count else None
+
+    def update(self, run: SummaryRun, due: tuple[int, int] | None) -> None:
+        """Start from earlier summaries after a switch; add the new summary to the window."""
+        if run.history and not run.state.get("window_summary"):
+            window = ""
+            for item in active_items(run.history, run.state.get("summary_digests", [])):
+                window = add_summary_to_window(window, item["summary"])
+            run.update["window_summary"] = window
+        block = run.turns(*due) if due else None
+        if due is None or block is None:
+            return
+        text = run.summarize(due[0], block)
+        if text is not None:
+            window = run.update.get("window_summary", run.state.get("window_summary", ""))
+            run.update["window_summary"] = add_summary_to_window(window, text)
+
+    def context(self, state: Mapping[str, Any], extras: Extras) -> list[BaseMessage]:
+        """The window's summaries (`[대화 기록 n]`) + the live messages."""
+        window = format_summary_for_prompt(state.get("window_summary", ""))
+        return [system_prompt([], extras, window=window), *unsummarized(state)]

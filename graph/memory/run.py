@@ -1,0 +1,145 @@
+"""One summary_node run: the thread's working set, and the summaries made during the run.
+
+A memory strategy decides *when* and *what* to summarize; this object does the summarizing
+(seed 002's entry schema, archive move, cost record) and collects the state update, so
+every strategy writes its summaries the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from langchain_core.messages import BaseMessage, RemoveMessage
+from langgraph.errors import GraphBubbleUp
+
+from graph.archive import Archive, archive_turns, record_summary_meta
+from graph.context import covered_turns
+from graph.errors import ErrorCode, error_record
+from graph.summarizer import Summarizer
+from graph.turns import original_chars, split_turns
+
+log = logging.getLogger(__name__)
+
+
+class SummaryRun:
+    """Collects state changes while blocks of turns are summarized at one turn."""
+
+    def __init__(
+        self,
+        state: Mapping[str, Any],
+        summarizer: Summarizer | None = None,
+        archive: Archive | None = None,
+        budget: int = 0,
+    ) -> None:
+        self.state, self.summarizer, self.archive = state, summarizer, archive
+        self.budget = budget
+        """Characters of summaries the context may hold before digests (three_turn)."""
+        self.turn = int(state["turn_count"])
+        self.thread_id = str(state.get("session_id", ""))
+        self.rate = float(state.get("compression_rate", 0.3))
+        self.history = list(state.get("summary_history", []))
+        self.archived = int(state.get("archived_turns", 0))
+        self.completed, _ = split_turns(state["messages"])
+        self.covered = covered_turns(self.history)
+        self.removals: list[BaseMessage] = []
+        self.errors: list[dict[str, Any]] = []
+        self.calls = 0
+        self.invocations = 0
+        self.update: dict[str, Any] = {}
+
+    def error(self, code: ErrorCode, exc: BaseException | str) -> None:
+        """Record a problem of this run in the state's `errors`."""
+        self.errors.append(error_record(self.turn, "summary_node", code, exc))
+
+    def turns(self, first: int, count: int) -> list[list[BaseMessage]] | None:
+        """Completed turns `first..first+count-1` still in the working set, or None."""
+        offset = first - self.archived - 1
+        block = self.completed[offset : offset + count] if offset >= 0 else []
+        return block if len(block) == count else None
+
+    def summarize(self, first: int, block: list[list[BaseMessage]]) -> str | None:
+        """Summarize whole turns into `summary_history`, archive them; None on failure."""
+        last = first + len(block) - 1
+        messages = [m for t in block for m in t]
+        chars = original_chars(messages)
+        target = int(chars * self.rate)
+        try:
+            if self.summarizer is None:
+                raise RuntimeError("no summarizer")
+            result = self.summarizer.summarize(messages, target, turn_label=f"{first}-{last}턴")
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure is retried next turn
+            log.warning("summary of turns %s-%s failed: %s", first, last, exc)
+            self.error(ErrorCode.SUMMARY_FAILED, exc)
+            return None
+        self.calls += result.attempts
+        self.invocations += 1
+        self.history.append(
+            {
+                "thread_id": self.thread_id,
+                "turns": list(range(first, last + 1)),
+                "turn_length": len(block),
+                "original_chars": chars,
+                "summary_chars": len(result.text),
+                "compression_rate": self.rate,
+                "summary": result.text,
+            }
+        )
+        if self.archive is not None:
+            record_summary_meta(
+                self.archive,
+                self.thread_id,
+                {
+                    "turns": [first, last],
+                    "target_chars": target,
+                    "model_calls": result.attempts,
+                    "elapsed_ms": result.elapsed_ms,
+                    "input_tokens": result.input_tokens,
+                    "output_tokens": result.output_tokens,
+                    "summarizer": self.summarizer.name,
+                    "made_at_turn": self.turn,
+                },
+            )
+            archive_turns(self.archive, self.thread_id, first, block)
+            self.removals.extend(RemoveMessage(id=m.id) for m in messages if m.id)
+            self.archived = last
+        self.covered = last
+        return result.text
+
+    def merge(self, texts: list[str], label: str, target: int) -> str | None:
+        """Merge summaries (digests, recursive memory); None on failure."""
+        try:
+            if self.summarizer is None:
+                raise RuntimeError("no summarizer")
+            result = self.summarizer.merge(texts, target, turn_label=label)
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the older items simply stay
+            self.error(ErrorCode.SUMMARY_FAILED, exc)
+            return None
+        self.calls += result.attempts
+        self.invocations += 1
+        return result.text
+
+    def result(self) -> dict[str, Any]:
+        """The state update of this run."""
+        update = dict(self.update)
+        if "summary_history" not in self.state:
+            update["summary_history"] = self.history
+        if len(self.history) != len(self.state.get("summary_history", [])):
+            update["summary_history"] = self.history
+        if self.invocations:
+            update["summary_calls"] = int(self.state.get("summary_calls", 0)) + self.invocations
+        if self.calls:
+            update["summary_model_calls"] = (
+                int(self.state.get("summary_model_calls", 0)) + self.calls
+            )
+        if self.removals:
+            update["messages"] = self.removals
+            update["archived_turns"] = self.archived
+        if self.errors:
+            update["errors"] = [*self.state.get("errors", []), *self.errors]
+        return update

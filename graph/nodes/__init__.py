@@ -1,0 +1,23 @@
+"""Graph nodes: summary_node, llm_node, tool_node, and the routing between them.
+
+Each node is a plain function `state -> dict` returning only the keys it changes. They are
+made by factories that close over the model, summarizer and tools, so nothing is built at
+import time.
+"""
+
+from graph.nodes.base import Node
+from graph.nodes.llm import classify_error, fallback_message, make_llm_node, route_after_llm
+from graph.nodes.summary import make_summary_node, planned_summary
+from graph.nodes.tools import CALL_LIMITS, make_tool_node
+
+__all__ = [
+    "CALL_LIMITS",
+    "Node",
+    "classify_error",
+    "fallback_message",
+    "make_llm_node",
+    "make_summary_node",
+    "make_tool_node",
+    "planned_summary",
+    "route_after_llm",
+]

@@ -1,0 +1,134 @@
+"""llm_node: build the context under the thread's memory strategy and call the model.
+
+Any failure of the model (timeout, 429, 5xx, malformed tool call, endless tool loop) ends
+the turn with a short apology naming an `ErrorCode`; the user's message is kept.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langgraph.errors import GraphBubbleUp
+
+from graph.archive import Archive, record_context_stats
+from graph.context import ContextStats, Extras, context_chars, message_chars
+from graph.errors import ErrorCode, error_record
+from graph.memory import strategy_context
+from graph.nodes.base import Node
+from graph.state import ChatState
+from graph.turns import content_text, extract_current_turn
+from prompt import get_prompt
+
+log = logging.getLogger(__name__)
+
+
+def classify_error(exc: BaseException) -> ErrorCode:
+    """Map an exception from a model client to an error code."""
+    import httpx
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException | TimeoutError):
+        return ErrorCode.LLM_TIMEOUT
+    if isinstance(exc, openai.RateLimitError):
+        return ErrorCode.LLM_RATE_LIMIT
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        return ErrorCode.LLM_AUTH
+    if isinstance(exc, openai.APIConnectionError | openai.InternalServerError | ConnectionError):
+        return ErrorCode.LLM_SERVER_ERROR
+    if isinstance(exc, openai.APIStatusError):
+        return ErrorCode.LLM_SERVER_ERROR if exc.status_code >= 500 else ErrorCode.LLM_BAD_RESPONSE
+    if isinstance(exc, ValueError | KeyError | TypeError):
+        return ErrorCode.LLM_BAD_RESPONSE
+    return ErrorCode.UNKNOWN
+
+
+def _korean(messages: Sequence[BaseMessage]) -> bool:
+    for msg in reversed(messages):
+        if isinstance(msg, HumanMessage):
+            return any("가" <= ch <= "힣" for ch in content_text(msg))
+    return True
+
+
+def fallback_message(code: ErrorCode, korean: bool = True) -> AIMessage:
+    """The short apology that ends a failed turn; it names the error code."""
+    text = (
+        f"죄송합니다. 이번 답변을 만들지 못했습니다 (오류 코드: {code.value}). "
+        "메시지와 대화는 저장되어 있으니 다시 시도해 주세요."
+        if korean
+        else f"Sorry, I could not produce an answer this time (error code: {code.value}). "
+        "Your message and the conversation are saved; please try again."
+    )
+    return AIMessage(content=text, response_metadata={"error_code": code.value})
+
+
+def make_llm_node(
+    model: BaseChatModel, max_tool_rounds: int, archive: Archive | None = None
+) -> Node:
+    """llm_node: build the context, call the model; on any failure answer with the fallback."""
+
+    def llm_node(state: ChatState) -> dict[str, Any]:
+        messages = state["messages"]
+        turn = state["turn_count"]
+        current = extract_current_turn(messages)
+        rounds = sum(1 for m in current if isinstance(m, AIMessage) and m.tool_calls)
+        context = strategy_context(state, Extras(documents=_documents(state)))
+        errors = list(state.get("errors", []))
+        response: AIMessage
+        if rounds >= max_tool_rounds:
+            code = ErrorCode.TOOL_LOOP_LIMIT
+            errors.append(error_record(turn, "llm_node", code, f"{rounds} tool rounds"))
+            response = fallback_message(code, _korean(messages))
+        else:
+            try:
+                reply = model.invoke(context)
+                if not isinstance(reply, AIMessage):
+                    raise TypeError(f"model returned {type(reply).__name__}")
+                if reply.invalid_tool_calls and not reply.tool_calls:
+                    raise ValueError(f"malformed tool call: {reply.invalid_tool_calls[0]}")
+                response = reply
+            except GraphBubbleUp:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the turn must end with an answer
+                code = classify_error(exc)
+                log.warning("model call failed (%s): %s", code, exc)
+                errors.append(error_record(turn, "llm_node", code, exc))
+                response = fallback_message(code, _korean(messages))
+        prior = state.get("transcript_chars", 0)
+        stats = ContextStats(
+            turn=turn,
+            context_chars=context_chars(context),
+            context_messages=len(context),
+            full_chars=context_chars(context[:1]) + prior + context_chars(current),
+        )
+        if archive is not None:
+            record_context_stats(archive, state.get("session_id", ""), stats.as_dict())
+        update: dict[str, Any] = {"messages": [response], "last_context": stats.as_dict()}
+        if not response.tool_calls:
+            update["transcript_chars"] = prior + sum(message_chars(m) for m in [*current, response])
+        if len(errors) != len(state.get("errors", [])):
+            update["errors"] = errors
+        return update
+
+    return llm_node
+
+
+def _documents(state: ChatState) -> str:
+    passages = state.get("retrieved") or []
+    if state.get("route") == "rag" and not passages:
+        return get_prompt("system.no_documents")
+    return "\n".join(
+        f"[{i}] {p['text']} (출처: {p['source']} > {p['heading']})"
+        for i, p in enumerate(passages, 1)
+    )
+
+
+def route_after_llm(state: ChatState) -> Literal["tool_node", "__end__"]:
+    """After the model: run tools if it asked for them, else the turn is over."""
+    last = state["messages"][-1]
+    if isinstance(last, AIMessage) and last.tool_calls:
+        return "tool_node"
+    return "__end__"

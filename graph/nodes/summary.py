@@ -1,0 +1,40 @@
+"""summary_node: apply the thread's memory strategy before the model is called."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.archive import Archive
+from graph.memory import get_strategy
+from graph.memory.run import SummaryRun
+from graph.nodes.base import Node
+from graph.state import ChatState
+from graph.summarizer import Summarizer
+
+
+def planned_summary(state: ChatState) -> list[int]:
+    """Turns the strategy will summarize before the model is called at `turn_count`.
+
+    The "what the model sees next" preview lists them.
+    """
+    due = get_strategy(state.get("strategy")).due(SummaryRun(state))
+    return list(range(due[0], due[0] + due[1])) if due else []
+
+
+def make_summary_node(
+    summarizer: Summarizer, archive: Archive | None = None, budget: int = 4000
+) -> Node:
+    """summary_node: the strategy decides what is due and summarizes it.
+
+    The default (three_turn) is seed 002's rule; see `graph.memory` for the others.
+    Summarized turns move from the working set to the archive; a failed summary never
+    blocks the reply and is retried at the next turn.
+    """
+
+    def summary_node(state: ChatState) -> dict[str, Any]:
+        run = SummaryRun(state, summarizer, archive, budget)
+        strategy = get_strategy(state.get("strategy"))
+        strategy.update(run, strategy.due(run))
+        return run.result()
+
+    return summary_node

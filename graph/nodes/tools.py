@@ -1,0 +1,90 @@
+"""tool_node: run the tools the model asked for; risky ones only after the user approves."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import BaseTool
+from langgraph.errors import GraphBubbleUp
+from langgraph.types import interrupt
+
+from graph.nodes.base import Node
+from graph.state import ChatState
+from graph.turns import extract_current_turn
+
+
+def make_tool_node(tools: Sequence[BaseTool], approval_required: frozenset[str]) -> Node:
+    """tool_node: run the requested tools; code runs only after the user approves it.
+
+    A tool that needs approval pauses the graph with `interrupt()`; the resume value is
+    `{"action": "approve" | "reject" | "edit", "args": {...}}`. Any tool error becomes a
+    ToolMessage starting with `Error:` and the model answers from it.
+    """
+    by_name = {t.name: t for t in tools}
+
+    def tool_node(state: ChatState) -> dict[str, Any]:
+        last = state["messages"][-1]
+        if not isinstance(last, AIMessage):
+            return {}
+        results: list[ToolMessage] = []
+        for call in last.tool_calls:
+            name, call_id = call["name"], call["id"] or ""
+            args = dict(call["args"])
+            decision = "auto"
+            tool = by_name.get(name)
+            searches = _calls_this_turn(state, name) + sum(1 for r in results if r.name == name)
+            if tool is None:
+                content = f"Error: there is no tool named {name!r}."
+            elif name in CALL_LIMITS and searches >= CALL_LIMITS[name]:
+                content = (
+                    f"Error: {name} may be called {CALL_LIMITS[name]} times per turn; "
+                    "answer with what you found, or say that nothing relevant was found."
+                )
+            else:
+                if name in approval_required:
+                    answer = interrupt(
+                        {"kind": "approval", "tool": name, "args": args, "tool_call_id": call_id}
+                    )
+                    decision = str((answer or {}).get("action", "reject"))
+                    if decision == "edit":
+                        args = dict((answer or {}).get("args") or args)
+                content = (
+                    "Error: the user rejected this call; it was not run."
+                    if decision not in ("auto", "approve", "edit")
+                    else _run(tool, args)
+                )
+            results.append(
+                ToolMessage(
+                    content=content,
+                    tool_call_id=call_id,
+                    name=name,
+                    status="error" if content.startswith("Error:") else "success",
+                    artifact={"args": args, "decision": decision},
+                )
+            )
+        return {"messages": results}
+
+    return tool_node
+
+
+CALL_LIMITS = {"search_documents": 3}
+"""Seed 003: at most three searches per turn, then answer from what was found."""
+
+
+def _calls_this_turn(state: ChatState, name: str) -> int:
+    return sum(
+        1
+        for m in extract_current_turn(state["messages"])
+        if isinstance(m, ToolMessage) and m.name == name
+    )
+
+
+def _run(tool: BaseTool, args: dict[str, Any]) -> str:
+    try:
+        return str(tool.invoke(args))
+    except GraphBubbleUp:
+        raise
+    except Exception as exc:  # noqa: BLE001 - seed 000's error flow: the model reads the error
+        return f"Error: {exc}"
