@@ -2,12 +2,17 @@
 
     python -m graph.replay TRANSCRIPT.json --rate 0.3 --db PATH --out REPORT.json
     python -m graph.replay TRANSCRIPT.json --strategy all   # compare every memory strategy
+    python -m graph.replay TRANSCRIPT.json --ask QUESTIONS.json   # what the model would see
 
 Input: `{"turns": [{"user": "...", "assistant": "..."}, ...]}`. The assistant side is
 replayed verbatim by a scripted model; summaries come from the configured summarizer
 (the offline extractive one when no key is set). `--strategy` picks the memory strategy
 (three_turn by default); `all` replays the transcript once per strategy, each into its own
-database, and prints their context sizes side by side.
+database, and prints their context sizes side by side. `--ask` takes
+`{"questions": ["...", ...]}`: after the replay, each question is sent as the next user
+message on a scratch copy of the database, and the report's `asked` list holds the exact
+text the model received (system prompt first, the question last), leaving the thread as
+it was.
 """
 
 from __future__ import annotations
@@ -58,6 +63,30 @@ class ReplayModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
 
 
+class CaptureModel(BaseChatModel):
+    """Records what each call receives and answers nothing of substance."""
+
+    seen: list[list[BaseMessage]] = []
+
+    @property
+    def _llm_type(self) -> str:
+        return "capture"
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> CaptureModel:
+        """Tools are ignored: only the context is wanted."""
+        return self
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        self.seen.append(list(messages))
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="(captured)"))])
+
+
 def load_transcript(path: Path) -> list[dict[str, str]]:
     """Read and check a transcript file; raise ValueError with a clear message if malformed."""
     return parse_transcript(path.read_bytes(), str(path))
@@ -78,6 +107,78 @@ def parse_transcript(raw: bytes | str, name: str = "the transcript") -> list[dic
         if not isinstance(turn.get("assistant", ""), str):
             raise ValueError(f"turn {i}: 'assistant' must be a string")
     return [{"user": t["user"], "assistant": t.get("assistant", "")} for t in turns]
+
+
+def parse_questions(raw: bytes | str, name: str = "the questions file") -> list[str]:
+    """Parse `{"questions": ["...", ...]}`; raise ValueError if malformed."""
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{name} is not valid JSON: {exc}") from exc
+    questions = data.get("questions") if isinstance(data, dict) else None
+    if not isinstance(questions, list) or not questions:
+        raise ValueError(f'{name} must look like {{"questions": ["...", ...]}}')
+    for i, question in enumerate(questions, 1):
+        if not isinstance(question, str) or not question.strip():
+            raise ValueError(f"question {i} must be a non-empty string")
+    return list(questions)
+
+
+def context_text(messages: Sequence[BaseMessage]) -> str:
+    """The text contents of a model call's messages, joined by blank lines."""
+    return "\n\n".join(content_text(m) for m in messages)
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """A consistent copy of a SQLite database (WAL included), through SQLite's backup API."""
+    import sqlite3
+
+    src = sqlite3.connect(str(source))
+    dst = sqlite3.connect(str(target))
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
+def ask_questions(
+    db: Path, thread_id: str, questions: Sequence[str], rate: float, **settings_env: str
+) -> list[dict[str, Any]]:
+    """What the model would receive if each question were the thread's next message.
+
+    Each question runs as a real turn (summary, recall, context) on its own scratch copy of
+    the database, with a model that only records its input, so the thread is unchanged and
+    the questions do not see each other.
+    """
+    import tempfile
+
+    asked = []
+    for question in questions:
+        capture = CaptureModel()
+        with tempfile.TemporaryDirectory() as tmp:
+            scratch = Path(tmp) / "scratch.sqlite"
+            copy_database(db, scratch)
+            env = {**_environ(), **settings_env, "CHAT_DB_PATH": str(scratch)}
+            app = open_app(
+                load_settings(env),
+                model=capture,
+                tools=[],
+                approval_required=frozenset(),
+                index=None,
+            )
+            try:
+                turn = int(
+                    app.graph.get_state({"configurable": {"thread_id": thread_id}}).values.get(
+                        "turn_count", 0
+                    )
+                )
+                run_turn(app, thread_id, question, turn_count=turn + 1, compression_rate=rate)
+            finally:
+                app.persistence.close()
+        text = context_text(capture.seen[0]) if capture.seen else ""
+        asked.append({"question": question, "context_chars": len(text), "context": text})
+    return asked
 
 
 def replay_turns(
@@ -104,9 +205,13 @@ def replay(
     rate: float,
     db: Path,
     strategy: str = DEFAULT_STRATEGY,
+    questions: Sequence[str] = (),
     **settings_env: str,
 ) -> dict[str, Any]:
-    """Replay `turns` into a new thread of the database at `db`; return the report."""
+    """Replay `turns` into a new thread of the database at `db`; return the report.
+
+    With `questions`, the report's `asked` holds the context each would get next.
+    """
     env = {"CHAT_DB_PATH": str(db), **settings_env}
     settings = load_settings({**_environ(), **env})
     model = ReplayModel(answers=[t["assistant"] for t in turns])
@@ -124,6 +229,9 @@ def replay(
     finally:
         app.persistence.close()
     transcript = "".join(t["user"] + t["assistant"] for t in turns)
+    extra: dict[str, Any] = {}
+    if questions:
+        extra["asked"] = ask_questions(db, thread_id, questions, rate, **env)
     return {
         "thread_id": thread_id,
         "turns": len(turns),
@@ -143,6 +251,7 @@ def replay(
         "db_bytes": database_bytes(db),
         "transcript_chars": len(transcript),
         "transcript_bytes": len(transcript.encode("utf-8")),
+        **extra,
     }
 
 
@@ -240,6 +349,12 @@ def describe(report: dict[str, Any]) -> str:
         f"database: {report['db_bytes']:,} bytes for a {report['transcript_bytes']:,}-byte "
         f"transcript ({report['db_bytes'] / max(1, report['transcript_bytes']):.2f}x)",
     ]
+    if report.get("asked"):
+        sizes = sorted(a["context_chars"] for a in report["asked"])
+        lines.append(
+            f"asked: {len(sizes)} questions, context {sizes[0]:,}-{sizes[-1]:,} chars "
+            f"(median {sizes[len(sizes) // 2]:,})"
+        )
     return "\n".join(lines)
 
 
@@ -258,21 +373,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_STRATEGY,
         help="memory strategy; 'all' compares every strategy on the transcript",
     )
+    parser.add_argument(
+        "--ask",
+        type=Path,
+        metavar="QUESTIONS.json",
+        help='{"questions": [...]}: report the context each question would get next',
+    )
     args = parser.parse_args(argv)
     if not 0.1 <= args.rate <= 0.5:
         parser.error(f"--rate must be between 0.1 and 0.5, got {args.rate}")
     try:
         turns = load_transcript(args.transcript)
+        questions = parse_questions(args.ask.read_bytes(), str(args.ask)) if args.ask else []
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
     if args.strategy == "all":
         reports: dict[str, dict[str, Any]] = {
-            name: replay(turns, args.rate, _db_for(args.db, name), name) for name in STRATEGIES
+            name: replay(turns, args.rate, _db_for(args.db, name), name, questions)
+            for name in STRATEGIES
         }
         output: dict[str, Any] = {"strategies": reports}
         text = "\n\n".join(describe(r) for r in reports.values()) + "\n\n" + compare(reports)
     else:
-        output = replay(turns, args.rate, args.db, args.strategy)
+        output = replay(turns, args.rate, args.db, args.strategy, questions)
         text = describe(output)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -109,3 +109,84 @@ def test_bad_input_is_refused_with_a_clear_message(
         main([str(path), "--db", str(tmp_path / "x.sqlite"), *args])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def _snapshot(db: Path) -> tuple[object, ...]:
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        return (
+            conn.execute("SELECT count(*), max(checkpoint_id) FROM checkpoints").fetchone(),
+            conn.execute("SELECT thread_id, turn, messages, stats FROM archive_turns").fetchall(),
+            conn.execute("SELECT * FROM summary_costs").fetchall(),
+        )
+    finally:
+        conn.close()
+
+
+def test_ask_reports_the_next_context_and_leaves_the_thread_unchanged(tmp_path: Path) -> None:
+    from graph.replay import ask_questions, replay
+
+    db = tmp_path / "ask.sqlite"
+    report = replay(TURNS, 0.3, db, CHAT_PROVIDER="offline")
+    before = _snapshot(db)
+    question = "회의실 예약 시간이 언제였죠?"
+    asked = ask_questions(db, report["thread_id"], [question, "두 번째 질문"], 0.3)
+    assert _snapshot(db) == before  # the scratch copy took the turn, not the thread
+    first = asked[0]
+    assert first["question"] == question
+    assert first["context_chars"] == len(first["context"])
+    parts = first["context"].split("\n\n")
+    assert parts[0].startswith("당신은 유용한 AI 어시스턴트입니다.")
+    assert parts[-1] == question
+    # turn 13 triggers the summary of turns 10-12, and the context includes it
+    assert "[10-12턴]" in first["context"]
+    assert "[1-3턴]" in first["context"]
+    # each question is asked on its own copy: the second does not see the first
+    assert question not in asked[1]["context"]
+
+
+def test_ask_flag_adds_asked_to_the_report(
+    transcript: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    questions = tmp_path / "q.json"
+    questions.write_text(json.dumps({"questions": ["3시 예약 맞나요?"]}), encoding="utf-8")
+    out = tmp_path / "report.json"
+    code = main(
+        [
+            str(transcript),
+            "--db",
+            str(tmp_path / "r.sqlite"),
+            "--ask",
+            str(questions),
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert [a["question"] for a in report["asked"]] == ["3시 예약 맞나요?"]
+    assert report["asked"][0]["context"].endswith("3시 예약 맞나요?")
+    assert report["summary_history"]  # the existing fields stay
+    assert "asked: 1 questions" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[]", "must look like"),
+        ('{"questions": []}', "must look like"),
+        ('{"questions": ["ok", ""]}', "question 2 must be a non-empty string"),
+        ("{", "is not valid JSON"),
+    ],
+)
+def test_bad_questions_file_is_refused(
+    transcript: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    questions = tmp_path / "q.json"
+    questions.write_text(content, encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(transcript), "--db", str(tmp_path / "x.sqlite"), "--ask", str(questions)])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
