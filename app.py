@@ -38,6 +38,7 @@ from graph.session import (
     rename_thread,
     resume_turn,
     run_turn,
+    sent_now,
     set_thread_rate,
     set_thread_strategy,
     start_turn,
@@ -196,6 +197,7 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
         st.session_state["flash"] = t("pending_block", lang)
         return
     turn_count = view.turn_count + 1  # the seed: app.py counts the turn before invoking
+    sent = sent_now(app)
     with st.chat_message("user"):
         st.markdown(message)
     streamer = StreamingAnswer()
@@ -203,7 +205,13 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
         app,
         thread,
         lambda sink: run_turn(
-            app, thread, message, turn_count=turn_count, compression_rate=rate, on_token=sink
+            app,
+            thread,
+            message,
+            turn_count=turn_count,
+            compression_rate=rate,
+            on_token=sink,
+            sent_at=sent,
         ),
     )
     for token in handle.tokens():

@@ -15,6 +15,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from graph.times import TIME_KEY
+
 STATS_FIELDS = ("turn", "context_chars", "context_messages", "full_chars")
 """Per-turn context statistics, stored as a JSON array in this order (turn is the key)."""
 
@@ -80,6 +82,8 @@ def pack_message(msg: BaseMessage) -> dict[str, Any]:
     keeps the archive about as large as the text it holds.
     """
     packed: dict[str, Any] = {"t": msg.type, "c": msg.content}
+    if isinstance(msg, HumanMessage) and msg.additional_kwargs.get(TIME_KEY):
+        packed["ts"] = msg.additional_kwargs[TIME_KEY]
     if isinstance(msg, AIMessage):
         if msg.tool_calls:
             packed["tc"] = [
@@ -98,7 +102,8 @@ def unpack_message(packed: dict[str, Any]) -> BaseMessage:
     """Rebuild a message packed by `pack_message`."""
     kind, content, msg_id = packed["t"], packed["c"], None
     if kind == "human":
-        return HumanMessage(content=content, id=msg_id)
+        sent = {TIME_KEY: packed["ts"]} if "ts" in packed else {}
+        return HumanMessage(content=content, id=msg_id, additional_kwargs=sent)
     if kind == "tool":
         return ToolMessage(
             content=content,

@@ -9,6 +9,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 
+from graph.times import describe_span, item_time
 from graph.turns import content_text, extract_current_turn, extract_last_n_turns, split_turns
 from prompt import get_prompt
 
@@ -33,6 +34,7 @@ def system_prompt(
     window: str = "",
     memory: str = "",
     entities: str = "",
+    times: Mapping[str, Sequence[str]] | None = None,
 ) -> SystemMessage:
     """The system message of every model call.
 
@@ -50,11 +52,13 @@ def system_prompt(
     if summaries:
         parts.append(get_prompt("system.summaries_header"))
         for entry in summaries:
+            span = item_time(entry, times or {})
             parts.append(
                 get_prompt(
                     "system.summary_line",
                     start=entry["turns"][0],
                     end=entry["turns"][-1],
+                    when=f", {describe_span(span[0], span[-1])}" if span else "",
                     summary=entry["summary"],
                 )
             )
@@ -69,6 +73,7 @@ def build_context(
     turn_count: int,
     extras: Extras | None = None,
     shown: Sequence[Mapping[str, Any]] | None = None,
+    times: Mapping[str, Sequence[str]] | None = None,
 ) -> list[BaseMessage]:
     """What the model receives at `turn_count`: system prompt + raw completed turns + current turn.
 
@@ -81,7 +86,7 @@ def build_context(
     recent = extract_last_n_turns(messages, completed_raw)
     current = extract_current_turn(messages)
     lines = summary_history if shown is None else shown
-    return [system_prompt(lines, extras), *recent, *current]
+    return [system_prompt(lines, extras, times=times), *recent, *current]
 
 
 def unsummarized(state: Mapping[str, Any]) -> list[BaseMessage]:

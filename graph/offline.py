@@ -204,9 +204,10 @@ def _system_memories(system: str) -> list[Memory]:
     head = system.split("[참고 문서]", 1)[0]
     memories: list[Memory] = []
     for line in head.splitlines():
-        summary = re.match(r"\[(\d+-\d+턴)\]\s*(.+)", line)
+        summary = re.match(r"\[(\d+-\d+턴)(?:, ([^\]]+))?\]\s*(.+)", line)
         if summary:
-            memories.append(Memory(f"{summary.group(1)} 요약", summary.group(2), 1.0))
+            when = f", {summary.group(2)}" if summary.group(2) else ""
+            memories.append(Memory(f"{summary.group(1)} 요약{when}", summary.group(3), 1.0))
         entity = re.match(r"- (.+?): (.+) \((\d+)턴\)$", line)
         if entity:
             label = f"주요 정보, {entity.group(3)}턴"

@@ -4,7 +4,9 @@
     python -m graph.replay TRANSCRIPT.json --strategy all   # compare every memory strategy
     python -m graph.replay TRANSCRIPT.json --ask QUESTIONS.json   # what the model would see
 
-Input: `{"turns": [{"user": "...", "assistant": "..."}, ...]}`. The assistant side is
+Input: `{"turns": [{"user": "...", "assistant": "...", "time": "..."}, ...]}`, where the
+optional `time` is when the turn was sent (ISO 8601 with a time zone; a turn without one
+records none). The assistant side is
 replayed verbatim by a scripted model; summaries come from the configured summarizer
 (the offline extractive one when no key is set). `--strategy` picks the memory strategy
 (three_turn by default); `all` replays the transcript once per strategy, each into its own
@@ -36,6 +38,7 @@ from graph.memory import DEFAULT_STRATEGY, STRATEGIES, strategy_context
 from graph.persistence import database_bytes
 from graph.session import ChatApp, new_thread, open_app, run_turn, set_thread_strategy
 from graph.settings import load_settings
+from graph.times import parse_time
 from graph.turns import content_text
 
 
@@ -93,7 +96,7 @@ def load_transcript(path: Path) -> list[dict[str, str]]:
 
 
 def parse_transcript(raw: bytes | str, name: str = "the transcript") -> list[dict[str, str]]:
-    """Parse `{"turns": [{"user", "assistant"}, ...]}`; raise ValueError if malformed."""
+    """Parse `{"turns": [{"user", "assistant", "time"?}, ...]}`; raise ValueError if malformed."""
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -106,7 +109,18 @@ def parse_transcript(raw: bytes | str, name: str = "the transcript") -> list[dic
             raise ValueError(f"turn {i} needs a 'user' string")
         if not isinstance(turn.get("assistant", ""), str):
             raise ValueError(f"turn {i}: 'assistant' must be a string")
-    return [{"user": t["user"], "assistant": t.get("assistant", "")} for t in turns]
+        if turn.get("time") is not None:
+            if not isinstance(turn["time"], str):
+                raise ValueError(f"turn {i}: 'time' must be an ISO 8601 string")
+            try:
+                parse_time(turn["time"])
+            except ValueError as exc:
+                raise ValueError(f"turn {i}: {exc}") from exc
+    return [
+        {"user": t["user"], "assistant": t.get("assistant", "")}
+        | ({"time": t["time"]} if t.get("time") else {})
+        for t in turns
+    ]
 
 
 def parse_questions(raw: bytes | str, name: str = "the questions file") -> list[str]:
@@ -187,7 +201,14 @@ def replay_turns(
     """Run each turn; yield its per-turn record (turn, context size, graph_ms)."""
     for number, turn in enumerate(turns, 1):
         start = time.perf_counter()
-        run_turn(app, thread_id, turn["user"], turn_count=number, compression_rate=rate)
+        run_turn(
+            app,
+            thread_id,
+            turn["user"],
+            turn_count=number,
+            compression_rate=rate,
+            sent_at=turn.get("time"),
+        )
         graph_ms = (time.perf_counter() - start) * 1000
         values = app.graph.get_state({"configurable": {"thread_id": thread_id}}).values
         stats = values["last_context"]

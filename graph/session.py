@@ -37,6 +37,7 @@ from graph.memory import STRATEGIES, strategy_context
 from graph.nodes import planned_summary
 from graph.persistence import Persistence, StorageError, prune_checkpoints
 from graph.settings import Settings, validate_rate
+from graph.times import TIME_KEY, now_iso, parse_time
 from graph.turns import content_text, split_turns
 
 TokenSink = Callable[[str], None]
@@ -168,6 +169,11 @@ def _config(thread_id: str, settings: Settings) -> RunnableConfig:
     }
 
 
+def sent_now(app: ChatApp) -> str:
+    """The current time in the app's time zone, for a message being sent now."""
+    return now_iso(app.settings.timezone)
+
+
 def new_thread(app: ChatApp, title: str = "") -> str:
     """Create an empty thread and return its id."""
     thread_id = f"session_{uuid.uuid4().hex[:12]}"
@@ -272,11 +278,17 @@ def run_turn(
     turn_count: int,
     compression_rate: float,
     on_token: TokenSink | None = None,
+    sent_at: str | None = None,
 ) -> TurnOutcome:
-    """Run one turn: the user's message at `turn_count` (app.py increments it beforehand)."""
+    """Run one turn: the user's message at `turn_count` (app.py increments it beforehand).
+
+    `sent_at` is when the message was sent (ISO 8601 with a time zone, see `now_iso`); the
+    adapters pass the current time, a replayed transcript its own times or none.
+    """
     message = check_message(app, text)
     try:
         rate = validate_rate(compression_rate)
+        sent = {TIME_KEY: parse_time(sent_at)} if sent_at else {}
     except ValueError as exc:
         raise InputError(str(exc)) from exc
     record = _require_thread(app, thread_id)
@@ -295,7 +307,7 @@ def run_turn(
                 title=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
             )
     payload = {
-        "messages": [HumanMessage(content=message)],
+        "messages": [HumanMessage(content=message, additional_kwargs=sent)],
         "session_id": thread_id,
         "turn_count": turn_count,
         "compression_rate": rate,

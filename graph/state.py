@@ -39,6 +39,9 @@ class ChatState(TypedDict, total=False):
     """The thread id."""
     summary_history: list[SummaryEntry]
     """Every summary made, oldest first, with the seed's fields only."""
+    summary_times: dict[str, list[str]]
+    """When the turns of each summary were sent: first turn (as a string) -> [first, last]
+    ISO 8601 times; summaries of turns with no recorded time have none."""
     turn_count: int
     """Current turn number; app.py increments it before invoking the graph."""
     compression_rate: float

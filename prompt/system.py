@@ -4,7 +4,7 @@ SYSTEM_BASE = "당신은 유용한 AI 어시스턴트입니다."
 
 SUMMARIES_HEADER = "\n[이전 대화 요약]"
 
-SUMMARY_LINE = "[{start}-{end}턴] {summary}"
+SUMMARY_LINE = "[{start}-{end}턴{when}] {summary}"
 
 WINDOW_HEADER = "\n[이전 대화 요약]\n{window}"
 

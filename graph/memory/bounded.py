@@ -12,6 +12,8 @@ import bisect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from graph.times import item_time
+
 DIGEST_FAN_IN = 3
 """Active items merged into one digest at a time."""
 
@@ -63,9 +65,16 @@ def next_merge(items: Sequence[Mapping[str, Any]]) -> list[Item]:
     return [dict(i) for i in items[: max(2, min(DIGEST_FAN_IN, len(items)))]]
 
 
-def make_digest(parts: Sequence[Mapping[str, Any]], text: str, rate: float) -> Item:
-    """A digest record: the turn range it covers, what it replaced, and its own sizes."""
+def make_digest(
+    parts: Sequence[Mapping[str, Any]],
+    text: str,
+    rate: float,
+    times: Mapping[str, Sequence[str]] | None = None,
+) -> Item:
+    """A digest record: the turn range it covers, what it replaced, its sizes and time span."""
     original = sum(len(p["summary"]) for p in parts)
+    spans = [item_time(p, times or {}) for p in parts]
+    known = [s for s in spans if s]
     return {
         "turns": [_span(parts[0])[0], _span(parts[-1])[1]],
         "level": 1 + max(int(p.get("level", 0)) for p in parts),
@@ -74,4 +83,5 @@ def make_digest(parts: Sequence[Mapping[str, Any]], text: str, rate: float) -> I
         "summary_chars": len(text),
         "compression_rate": rate,
         "summary": text,
+        **({"time": [known[0][0], known[-1][-1]]} if known else {}),
     }

@@ -18,6 +18,7 @@ from graph.archive import Archive, archive_turns, record_summary_meta
 from graph.context import covered_turns
 from graph.errors import ErrorCode, error_record
 from graph.summarizer import Summarizer
+from graph.times import turn_time
 from graph.turns import original_chars, split_turns
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ class SummaryRun:
         self.thread_id = str(state.get("session_id", ""))
         self.rate = float(state.get("compression_rate", 0.3))
         self.history = list(state.get("summary_history", []))
+        self.times = dict(state.get("summary_times", {}))
         self.archived = int(state.get("archived_turns", 0))
         self.completed, _ = split_turns(state["messages"])
         self.covered = covered_turns(self.history)
@@ -106,6 +108,12 @@ class SummaryRun:
             archive_turns(self.archive, self.thread_id, first, block)
             self.removals.extend(RemoveMessage(id=m.id) for m in messages if m.id)
             self.archived = last
+        sent = [turn_time(turn) for turn in block]
+        if any(sent):
+            self.times[str(first)] = [
+                next(t for t in sent if t),
+                next(t for t in reversed(sent) if t),
+            ]
         self.covered = last
         return result.text
 
@@ -131,6 +139,8 @@ class SummaryRun:
             update["summary_history"] = self.history
         if len(self.history) != len(self.state.get("summary_history", [])):
             update["summary_history"] = self.history
+        if len(self.times) != len(self.state.get("summary_times", {})):
+            update["summary_times"] = self.times
         if self.invocations:
             update["summary_calls"] = int(self.state.get("summary_calls", 0)) + self.invocations
         if self.calls:

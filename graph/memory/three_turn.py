@@ -48,7 +48,7 @@ class ThreeTurn:
             text = run.merge([p["summary"] for p in parts], label, target)
             if text is None:
                 break
-            digests.append(make_digest(parts, text, run.rate))
+            digests.append(make_digest(parts, text, run.rate, run.times))
             items = active_items(run.history, digests)
         if len(digests) != len(run.state.get("summary_digests", [])):
             run.update["summary_digests"] = digests
@@ -57,4 +57,11 @@ class ThreeTurn:
         """All active summaries and digests + unsummarized raw turns + the current turn."""
         history = state.get("summary_history", [])
         shown = active_items(history, state.get("summary_digests", []))
-        return build_context(state["messages"], history, state["turn_count"], extras, shown)
+        return build_context(
+            state["messages"],
+            history,
+            state["turn_count"],
+            extras,
+            shown,
+            state.get("summary_times", {}),
+        )

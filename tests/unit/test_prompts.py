@@ -9,7 +9,7 @@ from prompt import TEMPLATES, get_prompt, placeholders
 EXPECTED = {
     "system.base": set(),
     "system.summaries_header": set(),
-    "system.summary_line": {"start", "end", "summary"},
+    "system.summary_line": {"start", "end", "when", "summary"},
     "system.documents_header": {"documents"},
     "system.no_documents": set(),
     "system.window": {"window"},
@@ -28,7 +28,7 @@ def test_placeholders(name: str) -> None:
 
 
 def test_get_prompt_refuses_missing_or_extra_values() -> None:
-    assert get_prompt("system.summary_line", start=1, end=3, summary="s") == "[1-3턴] s"
+    assert get_prompt("system.summary_line", start=1, end=3, when="", summary="s") == "[1-3턴] s"
     with pytest.raises(KeyError):
         get_prompt("system.summary_line", start=1, end=3)
     with pytest.raises(KeyError):

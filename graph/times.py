@@ -1,0 +1,83 @@
+"""When a turn was sent: ISO 8601 with its time zone, recorded once and shown everywhere.
+
+A turn's time rides on its user message (`additional_kwargs["time"]`), so it moves with
+the message into the archive, the export and the summaries. A turn without a recorded
+time has none: nothing here invents one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from langchain_core.messages import BaseMessage, HumanMessage
+
+TIME_KEY = "time"
+"""Key of the sent time in a user message's `additional_kwargs`."""
+_WEEKDAYS_KO = "월화수목금토일"
+
+
+def now_iso(timezone: str) -> str:
+    """The current time in `timezone` (IANA name; UTC if unknown), ISO 8601 with offset."""
+    try:
+        zone: ZoneInfo | None = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    return datetime.now(zone).isoformat(timespec="seconds")
+
+
+def parse_time(value: str) -> str:
+    """Check an ISO 8601 time with a time zone and return it normalized; ValueError if not."""
+    try:
+        moment = datetime.fromisoformat(value.strip())
+    except (ValueError, AttributeError) as exc:
+        raise ValueError(
+            f"{value!r} is not an ISO 8601 time (e.g. 2026-03-02T09:14:00+09:00)"
+        ) from exc
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"{value!r} has no time zone; add one, e.g. +09:00 or Z")
+    return moment.isoformat(timespec="seconds")
+
+
+def message_time(msg: BaseMessage) -> str:
+    """The recorded time of a user message, or ''."""
+    if isinstance(msg, HumanMessage):
+        return str(msg.additional_kwargs.get(TIME_KEY) or "")
+    return ""
+
+
+def turn_time(turn: Sequence[BaseMessage]) -> str:
+    """When a turn was sent (its user message's time), or ''."""
+    return next((t for t in map(message_time, turn) if t), "")
+
+
+def describe_time(value: str) -> str:
+    """`2026-03-02 (월) 09:14`: date, weekday and local time as it was recorded; '' if none."""
+    if not value:
+        return ""
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    return f"{moment:%Y-%m-%d} ({_WEEKDAYS_KO[moment.weekday()]}) {moment:%H:%M}"
+
+
+def describe_span(first: str, last: str) -> str:
+    """A time span for a summary: `2026-03-02 (월) 09:14–11:30`, or across days; '' if none."""
+    if not first and not last:
+        return ""
+    start, end = describe_time(first or last), describe_time(last or first)
+    if start == end:
+        return start
+    if start[:14] == end[:14]:  # the same day: show it once
+        return f"{start}–{end[15:]}"
+    return f"{start} – {end}"
+
+
+def item_time(item: Mapping[str, Any], times: Mapping[str, Sequence[str]]) -> list[str]:
+    """[first, last] sent time of a summary (looked up in `times`) or digest; [] if none."""
+    if item.get("time"):
+        return list(item["time"])
+    return list(times.get(str(int(item["turns"][0])), []))
