@@ -1,0 +1,62 @@
+"""The application API that app.py, graph.replay and the service share.
+
+- `app`: the compiled graph with its persistence (`open_app`).
+- `turns`: running a turn or answering an approval, in a worker thread per conversation.
+- `threads`: creating, listing, configuring, reading, exporting and deleting threads.
+- `preview`: what the next model call would receive.
+"""
+
+from graph.session.app import ChatApp, open_app, pending_approval
+from graph.session.preview import NextContext, preview_next_context
+from graph.session.threads import (
+    ThreadView,
+    delete_thread,
+    export_thread,
+    load_thread,
+    new_thread,
+    rename_thread,
+    set_thread_rate,
+    set_thread_strategy,
+    thread_strategy,
+    threads,
+)
+from graph.session.turns import (
+    TITLE_CHARS,
+    TokenSink,
+    TurnHandle,
+    TurnOutcome,
+    check_message,
+    resume_turn,
+    run_turn,
+    sent_now,
+    start_turn,
+    wait_idle,
+)
+
+__all__ = [
+    "TITLE_CHARS",
+    "ChatApp",
+    "NextContext",
+    "ThreadView",
+    "TokenSink",
+    "TurnHandle",
+    "TurnOutcome",
+    "check_message",
+    "delete_thread",
+    "export_thread",
+    "load_thread",
+    "new_thread",
+    "open_app",
+    "pending_approval",
+    "preview_next_context",
+    "rename_thread",
+    "resume_turn",
+    "run_turn",
+    "sent_now",
+    "set_thread_rate",
+    "set_thread_strategy",
+    "start_turn",
+    "thread_strategy",
+    "threads",
+    "wait_idle",
+]

@@ -1,0 +1,87 @@
+"""The application object: the compiled graph with its persistence and settings."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from graph.archive import get_thread
+from graph.errors import InputError
+from graph.graph import ChatGraph
+from graph.persistence import Persistence
+from graph.settings import Settings
+
+
+@dataclass
+class ChatApp:
+    """The compiled graph with its persistence and settings; built once per process."""
+
+    graph: ChatGraph
+    persistence: Persistence
+    settings: Settings
+    _locks: dict[str, threading.Lock] = field(default_factory=dict, repr=False)
+    _guard: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def turn_lock(self, thread_id: str) -> threading.Lock:
+        """The lock that keeps one conversation to one running turn at a time."""
+        with self._guard:
+            return self._locks.setdefault(thread_id, threading.Lock())
+
+
+def config_for(thread_id: str, settings: Settings) -> RunnableConfig:
+    """The run configuration of a thread: its id and the recursion limit of a turn."""
+    return {
+        "configurable": {"thread_id": thread_id},
+        "recursion_limit": 4 * settings.tool_round_limit + 10,
+    }
+
+
+def require_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
+    """The thread's record; InputError for an unknown thread."""
+    record = get_thread(app.persistence.archive, thread_id)
+    if record is None:
+        raise InputError(f"Unknown thread {thread_id!r}.")
+    return record
+
+
+def thread_values(app: ChatApp, thread_id: str) -> dict[str, Any]:
+    """The checkpointed state values of a thread ({} for a new one)."""
+    snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+    return dict(snapshot.values or {})
+
+
+def pending_approval(app: ChatApp, thread_id: str) -> dict[str, Any] | None:
+    """The approval the thread is waiting for, if it is paused."""
+    return approval_in(app.graph.get_state(config_for(thread_id, app.settings)).interrupts)
+
+
+def approval_in(interrupts: Sequence[Any]) -> dict[str, Any] | None:
+    """The approval request among a snapshot's interrupts, if any."""
+    for interrupt in interrupts:
+        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") == "approval":
+            return dict(interrupt.value)
+    return None
+
+
+def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
+    """Open the database and compile the graph on it."""
+    from graph.graph import build_graph
+    from graph.persistence import open_persistence
+
+    persistence = open_persistence(settings.db_path)
+    if "index" not in graph_kwargs:
+        from graph.retrieval import open_index
+
+        graph_kwargs["index"] = open_index(settings)
+    if "router_model" not in graph_kwargs and settings.resolved_provider == "openai":
+        from graph.providers import get_summarizer_model
+
+        graph_kwargs["router_model"] = get_summarizer_model(settings)
+    graph = build_graph(
+        persistence.saver, archive=persistence.archive, settings=settings, **graph_kwargs
+    )
+    return ChatApp(graph=graph, persistence=persistence, settings=settings)

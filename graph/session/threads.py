@@ -1,0 +1,169 @@
+"""Managing threads: create, list, rename, settings per thread, delete, read, export."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from graph.archive import (
+    delete_archive,
+    forget_thread,
+    list_threads,
+    load_archived,
+    load_context_stats,
+    load_summary_meta,
+    register_thread,
+    update_thread,
+)
+from graph.errors import InputError
+from graph.memory import STRATEGIES
+from graph.session.app import ChatApp, pending_approval, require_thread, thread_values
+from graph.session.errors import storage_errors
+from graph.settings import validate_rate
+from graph.turns import split_turns
+
+
+@dataclass
+class ThreadView:
+    """Everything the UI shows of a thread, read from the checkpointed state and archive."""
+
+    thread_id: str
+    title: str
+    turn_count: int
+    compression_rate: float
+    summary_history: list[dict[str, Any]]
+    strategy: str
+    summary_meta: list[dict[str, Any]]
+    context_log: list[dict[str, Any]]
+    errors: list[dict[str, Any]]
+    turns: list[tuple[int, list[BaseMessage]]] = field(default_factory=list)
+    """(turn number, messages) of the turns loaded, oldest first."""
+    first_turn_shown: int = 1
+    pending: dict[str, Any] | None = None
+    route: str = ""
+    retrieved: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)
+    """The raw checkpointed values, for export and the next-context preview."""
+
+
+def new_thread(app: ChatApp, title: str = "") -> str:
+    """Create an empty thread and return its id."""
+    thread_id = f"session_{uuid.uuid4().hex[:12]}"
+    register_thread(app.persistence.archive, thread_id, title)
+    return thread_id
+
+
+def threads(app: ChatApp) -> list[dict[str, Any]]:
+    """All threads, newest first."""
+    return list_threads(app.persistence.archive)
+
+
+def rename_thread(app: ChatApp, thread_id: str, title: str) -> None:
+    """Give a thread a new title."""
+    title = title.strip()
+    if not title:
+        raise InputError("A thread title cannot be empty.")
+    require_thread(app, thread_id)
+    update_thread(app.persistence.archive, thread_id, title=title[:100])
+
+
+def set_thread_rate(app: ChatApp, thread_id: str, rate: float) -> float:
+    """Remember the slider's rate for a thread; it applies from the thread's next summary."""
+    try:
+        value = validate_rate(rate)
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+    require_thread(app, thread_id)
+    with storage_errors():
+        update_thread(app.persistence.archive, thread_id, rate=value)
+    return value
+
+
+def set_thread_strategy(app: ChatApp, thread_id: str, strategy: str) -> str:
+    """Choose a thread's memory strategy; it applies from the thread's next turn on.
+
+    What was summarized under the earlier strategy stays in `summary_history`, and the new
+    strategy starts from those summaries (see `summary_node`), so nothing is forgotten.
+    """
+    if strategy not in STRATEGIES:
+        raise InputError(f"Unknown memory strategy {strategy!r}; choose one of {STRATEGIES}.")
+    require_thread(app, thread_id)
+    with storage_errors():
+        update_thread(app.persistence.archive, thread_id, strategy=strategy)
+    return strategy
+
+
+def thread_strategy(app: ChatApp, record: dict[str, Any]) -> str:
+    """The strategy a thread record names, or the configured default."""
+    name = str(record.get("strategy") or "")
+    return name if name in STRATEGIES else app.settings.default_strategy
+
+
+def delete_thread(app: ChatApp, thread_id: str) -> None:
+    """Delete a thread: checkpoints, archive and its entry in the list."""
+    require_thread(app, thread_id)
+    app.persistence.saver.delete_thread(thread_id)
+    delete_archive(app.persistence.archive, thread_id)
+    forget_thread(app.persistence.archive, thread_id)
+
+
+def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -> ThreadView:
+    """Read a thread for display: state values plus archived turns (the last `recent_turns`)."""
+    record = require_thread(app, thread_id)
+    values = thread_values(app, thread_id)
+    archived = int(values.get("archived_turns", 0))
+    completed, current = split_turns(values.get("messages", []))
+    live = [(archived + i + 1, turn) for i, turn in enumerate(completed)]
+    if current:
+        live.append((archived + len(completed) + 1, current))
+    total = archived + len(live)
+    first = 1 if recent_turns is None else max(1, total - recent_turns + 1)
+    archived_shown = load_archived(app.persistence.archive, thread_id, first, archived)
+    turns = [(first + i, t) for i, t in enumerate(archived_shown)] + [
+        (n, t) for n, t in live if n >= first
+    ]
+    return ThreadView(
+        thread_id=thread_id,
+        title=str(record.get("title") or ""),
+        turn_count=int(values.get("turn_count", 0)),
+        compression_rate=float(
+            record.get("rate", values.get("compression_rate", app.settings.default_rate))
+        ),
+        summary_history=list(values.get("summary_history", [])),
+        strategy=thread_strategy(app, record),
+        summary_meta=load_summary_meta(app.persistence.archive, thread_id),
+        context_log=load_context_stats(app.persistence.archive, thread_id),
+        errors=list(values.get("errors", [])),
+        turns=turns,
+        first_turn_shown=first,
+        pending=pending_approval(app, thread_id),
+        route=str(values.get("route", "")),
+        retrieved=list(values.get("retrieved", [])),
+        state=values,
+    )
+
+
+def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
+    """The whole thread as plain JSON: messages (archive + state) and `summary_history`."""
+    from langchain_core.messages import messages_to_dict
+
+    view = load_thread(app, thread_id)
+    return {
+        "thread_id": thread_id,
+        "title": view.title,
+        "turn_count": view.turn_count,
+        "compression_rate": view.compression_rate,
+        "turns": [{"turn": n, "messages": messages_to_dict(msgs)} for n, msgs in view.turns],
+        "summary_history": view.summary_history,
+        "strategy": view.strategy,
+        "summary_digests": view.state.get("summary_digests", []),
+        "window_summary": view.state.get("window_summary", ""),
+        "memory": view.state.get("memory", ""),
+        "entities": view.state.get("entities", []),
+        "summary_meta": view.summary_meta,
+        "context_log": view.context_log,
+        "errors": view.errors,
+    }

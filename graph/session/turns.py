@@ -1,0 +1,228 @@
+"""Running turns: check the message, stream the graph, hand tokens and the outcome back.
+
+Input is checked before anything is written, so a refused message changes nothing. After
+each turn the thread's older checkpoints are pruned: the newest one holds the whole state.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage
+from langgraph.types import Command
+
+from graph.archive import update_thread
+from graph.errors import InputError
+from graph.persistence import prune_checkpoints
+from graph.session.app import (
+    ChatApp,
+    approval_in,
+    config_for,
+    pending_approval,
+    require_thread,
+    thread_values,
+)
+from graph.session.errors import storage_errors
+from graph.session.threads import thread_strategy
+from graph.settings import validate_rate
+from graph.times import TIME_KEY, now_iso, parse_time
+from graph.turns import content_text
+
+TokenSink = Callable[[str], None]
+TITLE_CHARS = 40
+"""Length of a thread title taken from its first message."""
+
+
+_DONE = object()
+
+
+@dataclass
+class TurnHandle:
+    """A turn running in a worker thread: its tokens as they come, then its outcome.
+
+    The worker, not the caller, owns the turn: if the caller goes away (a Streamlit rerun,
+    a closed tab), the turn still finishes and is saved.
+    """
+
+    worker: threading.Thread
+    queue: queue.Queue[object]
+    outcome: TurnOutcome | None = None
+    error: BaseException | None = None
+
+    def tokens(self) -> Iterator[str]:
+        """Tokens of the answer until the turn ends."""
+        while True:
+            item = self.queue.get()
+            if item is _DONE:
+                return
+            yield str(item)
+
+    def result(self, timeout: float | None = None) -> TurnOutcome:
+        """Wait for the turn; raise what it raised (InputError, StorageError, ...)."""
+        self.worker.join(timeout)
+        if self.error is not None:
+            raise self.error
+        if self.outcome is None:
+            raise TimeoutError("the turn is still running")
+        return self.outcome
+
+
+def start_turn(
+    app: ChatApp, thread_id: str, call: Callable[[TokenSink], TurnOutcome]
+) -> TurnHandle:
+    """Run `call(on_token)` (a run_turn or resume_turn) in a worker, one per conversation."""
+    tokens: queue.Queue[object] = queue.Queue()
+    lock = app.turn_lock(thread_id)
+
+    def work() -> None:
+        with lock:
+            try:
+                handle.outcome = call(tokens.put)
+            except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
+                handle.error = exc
+            finally:
+                tokens.put(_DONE)
+
+    handle = TurnHandle(
+        threading.Thread(target=work, name=f"turn-{thread_id}", daemon=True), tokens
+    )
+    handle.worker.start()
+    return handle
+
+
+def wait_idle(app: ChatApp, thread_id: str, timeout: float = 300.0) -> bool:
+    """Wait until no turn runs in the conversation; False if it is still busy after `timeout`."""
+    lock = app.turn_lock(thread_id)
+    if not lock.acquire(timeout=timeout):
+        return False
+    lock.release()
+    return True
+
+
+@dataclass
+class TurnOutcome:
+    """How a turn ended."""
+
+    answer: str = ""
+    """Final assistant text ('' while paused)."""
+    error_code: str | None = None
+    """Set when the turn ended in the fallback answer."""
+    pending: dict[str, Any] | None = None
+    """Set when the graph paused for approval: tool, args, tool_call_id."""
+
+
+def sent_now(app: ChatApp) -> str:
+    """The current time in the app's time zone, for a message being sent now."""
+    return now_iso(app.settings.timezone)
+
+
+def check_message(app: ChatApp, text: str) -> str:
+    """Return the message stripped, or raise InputError if it is empty or too long."""
+    stripped = text.strip()
+    if not stripped:
+        raise InputError("The message is empty.")
+    limit = app.settings.message_limit
+    if len(stripped) > limit:
+        raise InputError(f"The message has {len(stripped):,} characters; the limit is {limit:,}.")
+    return stripped
+
+
+def run_turn(
+    app: ChatApp,
+    thread_id: str,
+    text: str,
+    *,
+    turn_count: int,
+    compression_rate: float,
+    on_token: TokenSink | None = None,
+    sent_at: str | None = None,
+) -> TurnOutcome:
+    """Run one turn: the user's message at `turn_count` (app.py increments it beforehand).
+
+    `sent_at` is when the message was sent (ISO 8601 with a time zone, see `now_iso`); the
+    adapters pass the current time, a replayed transcript its own times or none.
+    """
+    message = check_message(app, text)
+    try:
+        rate = validate_rate(compression_rate)
+        sent = {TIME_KEY: parse_time(sent_at)} if sent_at else {}
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+    record = require_thread(app, thread_id)
+    snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+    if approval_in(snapshot.interrupts) is not None:
+        raise InputError("This thread is waiting for a tool approval; answer it first.")
+    expected = int((snapshot.values or {}).get("turn_count", 0)) + 1
+    if turn_count != expected:
+        raise InputError(f"Turn {turn_count} is out of order; this thread is at turn {expected}.")
+    if not record.get("title"):
+        title = " ".join(message.split())
+        with storage_errors():
+            update_thread(
+                app.persistence.archive,
+                thread_id,
+                title=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
+            )
+    payload = {
+        "messages": [HumanMessage(content=message, additional_kwargs=sent)],
+        "session_id": thread_id,
+        "turn_count": turn_count,
+        "compression_rate": rate,
+        "strategy": thread_strategy(app, record),
+    }
+    return _stream(app, thread_id, payload, on_token)
+
+
+def resume_turn(
+    app: ChatApp,
+    thread_id: str,
+    action: str,
+    args: dict[str, Any] | None = None,
+    on_token: TokenSink | None = None,
+) -> TurnOutcome:
+    """Answer a pending approval with approve, reject or edit (with new args)."""
+    if action not in ("approve", "reject", "edit"):
+        raise InputError(f"Unknown decision {action!r}.")
+    if pending_approval(app, thread_id) is None:
+        raise InputError("Nothing is waiting for approval in this thread.")
+    return _stream(app, thread_id, Command(resume={"action": action, "args": args}), on_token)
+
+
+def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | None) -> TurnOutcome:
+    config = config_for(thread_id, app.settings)
+    outcome = TurnOutcome()
+    last: BaseMessage | None = None
+    with storage_errors():
+        # One checkpoint per turn: the turn is the unit the user sees, and older checkpoints
+        # are pruned anyway. A pause for approval or an error still persists ("exit" writes
+        # on interrupt and on exceptions); only a hard kill mid-turn loses that turn.
+        parts: Any = app.graph.stream(
+            payload, config, stream_mode=["messages", "updates"], durability="exit"
+        )
+        for mode, chunk in parts:
+            if mode == "messages":
+                piece, meta = chunk
+                if (
+                    on_token
+                    and meta.get("langgraph_node") == "llm_node"
+                    and isinstance(piece, AIMessageChunk)
+                    and piece.content
+                ):
+                    on_token(content_text(piece))
+            elif mode == "updates" and "__interrupt__" in chunk:
+                for interrupt in chunk["__interrupt__"]:
+                    outcome.pending = dict(interrupt.value)
+            elif mode == "updates" and chunk.get("llm_node"):
+                last = chunk["llm_node"]["messages"][-1]
+        prune_checkpoints(app.persistence.saver, thread_id)
+        update_thread(app.persistence.archive, thread_id)
+    if outcome.pending is None:
+        if last is None:  # the stream ended without an answer: read it from the state
+            last = thread_values(app, thread_id)["messages"][-1]
+        outcome.answer = content_text(last)
+        outcome.error_code = last.response_metadata.get("error_code")
+    return outcome
