@@ -14,9 +14,11 @@ import streamlit as st
 from component.chat import StreamingAnswer, render_approval, render_history
 from component.i18n import t
 from component.sidebar import (
+    render_budget,
     render_engine,
     render_language,
     render_rate_slider,
+    render_recall,
     render_strategy,
     render_threads,
 )
@@ -39,7 +41,9 @@ from graph.session import (
     resume_turn,
     run_turn,
     sent_now,
+    set_thread_budget,
     set_thread_rate,
+    set_thread_recall,
     set_thread_strategy,
     start_turn,
     threads,
@@ -113,6 +117,14 @@ def main() -> None:
         rate = render_rate_slider(thread, view.compression_rate, lang)
         if rate != view.compression_rate:
             set_thread_rate(app, thread, rate)
+        budget = render_budget(thread, view.context_budget, lang)
+        if budget != view.context_budget:
+            set_thread_budget(app, thread, budget)
+            view.context_budget = budget
+        recall = render_recall(thread, view.recall, lang)
+        if recall != view.recall:
+            set_thread_recall(app, thread, recall)
+            view.recall = recall
         strategy = render_strategy(thread, view.strategy, STRATEGIES, view.turn_count > 0, lang)
         if strategy != view.strategy:
             set_thread_strategy(app, thread, strategy)

@@ -22,6 +22,16 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "변경한 압축률은 다음 요약부터 적용됩니다.",
         "en": "A new rate applies from the next summary on.",
     },
+    "budget": {"ko": "요약 예산 (글자)", "en": "Summary budget (characters)"},
+    "budget_help": {
+        "ko": "컨텍스트에 요약을 이만큼까지 그대로 둡니다. 넘으면 가장 오래된 요약 셋을 다이제스트(요약의 요약)로 합칩니다. 기본 5,000자는 300자 턴, 압축률 0.3에서 50턴까지 시드 002의 표(요약 16개 + 원문 2턴)를 지킵니다.",
+        "en": "Summaries stay in the context as they are up to this size; past it the oldest three are merged into a digest (a summary of summaries). The default 5,000 keeps seed 002's table (16 summaries + 2 raw turns at turn 50) for 300-character turns at rate 0.3.",
+    },
+    "recall": {"ko": "이전 대화 회상", "en": "Recall earlier turns"},
+    "recall_help": {
+        "ko": "메시지마다 보관된 이전 턴을 검색해 관련 있는 원문 몇 개를 [관련 이전 대화]로 컨텍스트에 넣습니다. 관련 있는 것이 없으면 아무것도 넣지 않습니다.",
+        "en": "Each message searches the archived turns and adds the few relevant ones, verbatim, to the context as [관련 이전 대화]. When nothing is relevant, nothing is added.",
+    },
     "threads": {"ko": "💬 대화 목록", "en": "💬 Conversations"},
     "new_thread": {"ko": "새 대화", "en": "New conversation"},
     "untitled": {"ko": "(제목 없음)", "en": "(untitled)"},

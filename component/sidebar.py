@@ -1,4 +1,7 @@
-"""Sidebar: compression slider, memory strategy, conversations, engine and tools, language."""
+"""Sidebar: the thread's memory settings, conversations, engine and tools, language.
+
+Memory settings: compression slider, summary budget, recall switch and strategy.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import streamlit as st
 from component.i18n import LANGUAGES, t
 
 RATE_MIN, RATE_MAX, RATE_STEP = 0.1, 0.5, 0.05
+BUDGET_MIN, BUDGET_MAX, BUDGET_STEP = 100, 50_000, 500
 
 
 def render_rate_slider(thread_id: str, rate: float, lang: str) -> float:
@@ -27,6 +31,29 @@ def render_rate_slider(thread_id: str, rate: float, lang: str) -> float:
     st.caption(t("rate_scale", lang))
     st.caption(t("rate_next", lang))
     return round(float(value), 2)
+
+
+def render_budget(thread_id: str, budget: int, lang: str) -> int:
+    """How many characters of summaries the context holds before digests start (per thread)."""
+    value = st.number_input(
+        t("budget", lang),
+        min_value=BUDGET_MIN,
+        max_value=BUDGET_MAX,
+        value=min(BUDGET_MAX, max(BUDGET_MIN, int(budget))),
+        step=BUDGET_STEP,
+        help=t("budget_help", lang),
+        key=f"budget_{thread_id}",
+    )
+    return int(value)
+
+
+def render_recall(thread_id: str, enabled: bool, lang: str) -> bool:
+    """Whether each message searches the archived turns for relevant earlier ones."""
+    return bool(
+        st.toggle(
+            t("recall", lang), value=enabled, help=t("recall_help", lang), key=f"recall_{thread_id}"
+        )
+    )
 
 
 def render_strategy(

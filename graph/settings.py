@@ -93,9 +93,21 @@ class Settings:
     )
     context_budget_chars: str = _env(
         "CONTEXT_BUDGET_CHARS",
-        "1200",
-        "Characters of summaries the 3-turn strategy keeps in the context before merging the "
-        "oldest into a digest; the same size as the recursive strategy's memory.",
+        "5000",
+        "Characters of summaries the 3-turn strategy keeps in the context before the oldest are "
+        "merged into digests (per thread in the sidebar). 5,000 keeps seed 002's table (16 "
+        "summaries at turn 50) for turns of about 300 characters at rate 0.3.",
+    )
+    recall: str = _env(
+        "RECALL",
+        "on",
+        "on or off: search the archived turns for each message and add the relevant ones "
+        "to the context (default per thread; the sidebar switches it).",
+    )
+    recall_budget_chars: str = _env(
+        "RECALL_BUDGET_CHARS",
+        "2000",
+        "Characters of earlier turns that recall may add to the context.",
     )
 
     # Typed views: the raw fields stay strings so that every value round-trips through
@@ -156,7 +168,17 @@ class Settings:
     @property
     def summary_budget(self) -> int:
         """Characters of summaries kept in the context before older ones are merged."""
-        return self._int("context_budget_chars")
+        return clamp_budget(self._int("context_budget_chars"))
+
+    @property
+    def recall_enabled(self) -> bool:
+        """Whether new threads recall earlier turns (RECALL=off turns it off)."""
+        return self.recall.strip().lower() not in ("off", "0", "false", "no")
+
+    @property
+    def recall_budget(self) -> int:
+        """Characters of recalled turns allowed in one context."""
+        return max(0, self._int("recall_budget_chars"))
 
     @property
     def state_dir(self) -> Path:
@@ -178,6 +200,26 @@ def _field_env(name: str) -> str:
         if f.name == name:
             return str(f.metadata["env"])
     return name
+
+
+MIN_SUMMARY_BUDGET = 100
+MAX_SUMMARY_BUDGET = 50_000
+
+
+def clamp_budget(chars: int) -> int:
+    """Clamp a summary budget into [100, 50,000] characters."""
+    return min(MAX_SUMMARY_BUDGET, max(MIN_SUMMARY_BUDGET, int(chars)))
+
+
+def validate_budget(chars: int) -> int:
+    """Return `chars` if it is a budget in [100, 50,000], else raise ValueError."""
+    value = int(chars)
+    if not MIN_SUMMARY_BUDGET <= value <= MAX_SUMMARY_BUDGET:
+        raise ValueError(
+            f"the summary budget must be between {MIN_SUMMARY_BUDGET:,} and "
+            f"{MAX_SUMMARY_BUDGET:,} characters, got {value:,}"
+        )
+    return value
 
 
 def clamp_rate(rate: float) -> float:

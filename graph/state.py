@@ -46,6 +46,10 @@ class ChatState(TypedDict, total=False):
     """Current turn number; app.py increments it before invoking the graph."""
     compression_rate: float
     """Rate for the next summary (0.1-0.5); earlier entries keep their own."""
+    context_budget: int
+    """three_turn: characters of summaries the context holds before digests (per thread)."""
+    recall: bool
+    """Whether this thread recalls earlier turns from the archive (per thread)."""
     archived_turns: int
     """Turns whose messages moved from `messages` to the archive (always a prefix)."""
     transcript_chars: int

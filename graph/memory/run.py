@@ -35,7 +35,7 @@ class SummaryRun:
         budget: int = 0,
     ) -> None:
         self.state, self.summarizer, self.archive = state, summarizer, archive
-        self.budget = budget
+        self.budget = int(state.get("context_budget") or budget)
         """Characters of summaries the context may hold before digests (three_turn)."""
         self.turn = int(state["turn_count"])
         self.thread_id = str(state.get("session_id", ""))

@@ -22,7 +22,7 @@ from graph.errors import InputError
 from graph.memory import STRATEGIES
 from graph.session.app import ChatApp, pending_approval, require_thread, thread_values
 from graph.session.errors import storage_errors
-from graph.settings import validate_rate
+from graph.settings import validate_budget, validate_rate
 from graph.turns import split_turns
 
 
@@ -36,6 +36,8 @@ class ThreadView:
     compression_rate: float
     summary_history: list[dict[str, Any]]
     strategy: str
+    context_budget: int
+    recall: bool
     summary_meta: list[dict[str, Any]]
     context_log: list[dict[str, Any]]
     errors: list[dict[str, Any]]
@@ -96,6 +98,38 @@ def set_thread_strategy(app: ChatApp, thread_id: str, strategy: str) -> str:
     return strategy
 
 
+def set_thread_budget(app: ChatApp, thread_id: str, chars: int) -> int:
+    """Set how many characters of summaries the thread's context holds before digests."""
+    try:
+        value = validate_budget(chars)
+    except (TypeError, ValueError) as exc:
+        raise InputError(str(exc)) from exc
+    require_thread(app, thread_id)
+    with storage_errors():
+        update_thread(app.persistence.archive, thread_id, budget=value)
+    return value
+
+
+def set_thread_recall(app: ChatApp, thread_id: str, enabled: bool) -> bool:
+    """Turn recall of earlier turns on or off for a thread, from its next turn."""
+    require_thread(app, thread_id)
+    with storage_errors():
+        update_thread(app.persistence.archive, thread_id, recall=bool(enabled))
+    return bool(enabled)
+
+
+def thread_budget(app: ChatApp, record: dict[str, Any]) -> int:
+    """The thread's summary budget, or the configured default."""
+    value = record.get("budget")
+    return int(value) if isinstance(value, int) else app.settings.summary_budget
+
+
+def thread_recall(app: ChatApp, record: dict[str, Any]) -> bool:
+    """Whether the thread recalls earlier turns, or the configured default."""
+    value = record.get("recall")
+    return value if isinstance(value, bool) else app.settings.recall_enabled
+
+
 def thread_strategy(app: ChatApp, record: dict[str, Any]) -> str:
     """The strategy a thread record names, or the configured default."""
     name = str(record.get("strategy") or "")
@@ -134,6 +168,8 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         ),
         summary_history=list(values.get("summary_history", [])),
         strategy=thread_strategy(app, record),
+        context_budget=thread_budget(app, record),
+        recall=thread_recall(app, record),
         summary_meta=load_summary_meta(app.persistence.archive, thread_id),
         context_log=load_context_stats(app.persistence.archive, thread_id),
         errors=list(values.get("errors", [])),
@@ -159,6 +195,8 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
         "turns": [{"turn": n, "messages": messages_to_dict(msgs)} for n, msgs in view.turns],
         "summary_history": view.summary_history,
         "strategy": view.strategy,
+        "context_budget": view.context_budget,
+        "recall": view.recall,
         "summary_digests": view.state.get("summary_digests", []),
         "window_summary": view.state.get("window_summary", ""),
         "memory": view.state.get("memory", ""),

@@ -27,7 +27,7 @@ from graph.session.app import (
     thread_values,
 )
 from graph.session.errors import storage_errors
-from graph.session.threads import thread_strategy
+from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.turns import content_text
@@ -173,6 +173,8 @@ def run_turn(
         "turn_count": turn_count,
         "compression_rate": rate,
         "strategy": thread_strategy(app, record),
+        "context_budget": thread_budget(app, record),
+        "recall": thread_recall(app, record),
     }
     return _stream(app, thread_id, payload, on_token)
 

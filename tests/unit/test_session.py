@@ -159,3 +159,31 @@ def test_rate_is_remembered_per_thread_and_validated(app) -> None:
     with pytest.raises(InputError, match="between 0.1 and 0.5"):
         set_thread_rate(app, a, 0.7)
     assert load_thread(app, a).compression_rate == 0.45
+
+
+def test_summary_budget_and_recall_are_per_thread_settings(app) -> None:
+    from graph.session import set_thread_budget, set_thread_recall
+
+    tight, default = new_thread(app), new_thread(app)
+    assert load_thread(app, default).context_budget == 5000
+    assert set_thread_budget(app, tight, 500) == 500
+    for value in (99, 50_001):
+        with pytest.raises(InputError, match="between 100 and 50,000"):
+            set_thread_budget(app, tight, value)
+    assert set_thread_recall(app, tight, False) is False
+    view = load_thread(app, tight)
+    assert (view.context_budget, view.recall) == (500, False)
+    for thread in (tight, default):
+        for turn in range(1, 17):
+            run_turn(
+                app,
+                thread,
+                f"메모 {turn}: {turn}층 회의실 {turn}0{turn}호는 정원 {turn + 4}명, 예약은 오후 {turn % 9 + 1}시입니다.",
+                turn_count=turn,
+                compression_rate=0.5,
+            )
+    tight_state = load_thread(app, tight).state
+    assert tight_state["context_budget"] == 500 and tight_state["recall"] is False
+    assert tight_state["summary_digests"]  # past 500 characters of summaries: merged
+    assert load_thread(app, default).state.get("summary_digests", []) == []
+    assert export_thread(app, tight)["context_budget"] == 500
