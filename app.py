@@ -26,7 +26,6 @@ from component.summary_panel import render_summary_panel
 from graph.errors import InputError
 from graph.memory import STRATEGIES
 from graph.memory.window import window_summaries
-from graph.persistence import StorageError
 from graph.providers import describe_engine
 from graph.session import (
     ChatApp,
@@ -50,6 +49,7 @@ from graph.session import (
     wait_idle,
 )
 from graph.settings import load_settings
+from graph.storage.persistence import StorageError
 
 # Turns drawn at first; "show earlier" adds this many more. (A comment, not a docstring:
 # Streamlit's "magic" would print a bare string on the page.)

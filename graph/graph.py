@@ -13,12 +13,12 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.archive import Archive
 from graph.nodes import make_llm_node, make_summary_node, make_tool_node, route_after_llm
 from graph.providers import get_chat_model, get_summarizer
 from graph.retrieval.index import DocumentIndex
 from graph.settings import Settings, load_settings
 from graph.state import ChatState
+from graph.storage.archive import Archive
 from graph.summarizer import Summarizer
 
 ChatGraph = CompiledStateGraph

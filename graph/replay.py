@@ -32,12 +32,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from graph.archive import load_summary_meta
 from graph.context import context_chars
 from graph.memory import DEFAULT_STRATEGY, STRATEGIES, strategy_context
-from graph.persistence import database_bytes
 from graph.session import ChatApp, new_thread, open_app, run_turn, set_thread_strategy
 from graph.settings import load_settings
+from graph.storage.archive import load_summary_meta
+from graph.storage.persistence import database_bytes
 from graph.times import parse_time
 from graph.turns import content_text
 

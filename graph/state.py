@@ -2,7 +2,7 @@
 
 `messages` holds the *working set*: the raw turns not yet summarized plus the current turn.
 Once a block of turns is summarized, its messages move to the thread's archive in the
-archive table (see `graph.archive`) and leave the state. The model never needed them
+archive table (see `graph.storage.archive`) and leave the state. The model never needed them
 again, and keeping them out keeps each checkpoint, and so each turn, the same size at turn
 300 as at turn 10. The full transcript is archive + working set.
 """

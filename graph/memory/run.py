@@ -14,9 +14,9 @@ from typing import Any
 from langchain_core.messages import BaseMessage, RemoveMessage
 from langgraph.errors import GraphBubbleUp
 
-from graph.archive import Archive, archive_turns, record_summary_meta
 from graph.context import covered_turns
 from graph.errors import ErrorCode, error_record
+from graph.storage.archive import Archive, archive_turns, record_summary_meta
 from graph.summarizer import Summarizer
 from graph.times import turn_time
 from graph.turns import original_chars, split_turns

@@ -14,12 +14,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.errors import GraphBubbleUp
 
-from graph.archive import Archive, record_context_stats
 from graph.context import ContextStats, Extras, context_chars, message_chars
 from graph.errors import ErrorCode, error_record
 from graph.memory import strategy_context
 from graph.nodes.base import Node
 from graph.state import ChatState
+from graph.storage.archive import Archive, record_context_stats
 from graph.turns import content_text, extract_current_turn
 from prompt import get_prompt
 

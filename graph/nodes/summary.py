@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.archive import Archive
 from graph.memory import get_strategy
 from graph.memory.run import SummaryRun
 from graph.nodes.base import Node
 from graph.state import ChatState
+from graph.storage.archive import Archive
 from graph.summarizer import Summarizer
 
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from graph.archive import get_thread
 from graph.errors import InputError
 from graph.graph import ChatGraph
-from graph.persistence import Persistence
 from graph.settings import Settings
+from graph.storage.archive import get_thread
+from graph.storage.persistence import Persistence
 
 
 @dataclass
@@ -70,7 +70,7 @@ def approval_in(interrupts: Sequence[Any]) -> dict[str, Any] | None:
 def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     """Open the database and compile the graph on it."""
     from graph.graph import build_graph
-    from graph.persistence import open_persistence
+    from graph.storage.persistence import open_persistence
 
     persistence = open_persistence(settings.db_path)
     if "index" not in graph_kwargs:

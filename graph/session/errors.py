@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from graph.persistence import StorageError
+from graph.storage.persistence import StorageError
 
 
 @contextmanager

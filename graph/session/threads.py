@@ -8,7 +8,12 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graph.archive import (
+from graph.errors import InputError
+from graph.memory import STRATEGIES
+from graph.session.app import ChatApp, pending_approval, require_thread, thread_values
+from graph.session.errors import storage_errors
+from graph.settings import validate_budget, validate_rate
+from graph.storage.archive import (
     delete_archive,
     forget_thread,
     list_threads,
@@ -18,11 +23,6 @@ from graph.archive import (
     register_thread,
     update_thread,
 )
-from graph.errors import InputError
-from graph.memory import STRATEGIES
-from graph.session.app import ChatApp, pending_approval, require_thread, thread_values
-from graph.session.errors import storage_errors
-from graph.settings import validate_budget, validate_rate
 from graph.turns import split_turns
 
 

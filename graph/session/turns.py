@@ -15,9 +15,7 @@ from typing import Any
 from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage
 from langgraph.types import Command
 
-from graph.archive import update_thread
 from graph.errors import InputError
-from graph.persistence import prune_checkpoints
 from graph.session.app import (
     ChatApp,
     approval_in,
@@ -29,6 +27,8 @@ from graph.session.app import (
 from graph.session.errors import storage_errors
 from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
+from graph.storage.archive import update_thread
+from graph.storage.persistence import prune_checkpoints
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.turns import content_text
 

@@ -10,8 +10,8 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from graph.persistence import open_persistence
 from graph.settings import load_settings
+from graph.storage.persistence import open_persistence
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 60

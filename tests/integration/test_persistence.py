@@ -12,7 +12,6 @@ import pytest
 
 from graph.errors import InputError
 from graph.graph import build_graph
-from graph.persistence import StorageError, open_persistence
 from graph.session import (
     ChatApp,
     export_thread,
@@ -23,6 +22,7 @@ from graph.session import (
     threads,
 )
 from graph.settings import load_settings
+from graph.storage.persistence import StorageError, open_persistence
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,9 +8,9 @@ from typing import Any
 from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.archive import Archive
 from graph.graph import build_graph
 from graph.settings import load_settings
+from graph.storage.archive import Archive
 from graph.summarizer import ExtractiveSummarizer, Summarizer
 
 

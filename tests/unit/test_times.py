@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from graph.archive import load_archived
 from graph.errors import InputError
 from graph.memory import strategy_context
 from graph.replay import main
 from graph.session import ChatApp, load_thread, new_thread, open_app, run_turn
 from graph.settings import load_settings
+from graph.storage.archive import load_archived
 from graph.times import describe_span, message_time, now_iso, parse_time
 from tests.fakes.chat import ScriptedModel
 

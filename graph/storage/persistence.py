@@ -16,7 +16,7 @@ from pathlib import Path
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from graph.archive import Archive
+from graph.storage.archive import Archive
 
 log = logging.getLogger(__name__)
 
