@@ -162,7 +162,7 @@ def main() -> None:
         st.rerun()
 
     with panel_col:
-        nxt = preview_next_context(view)
+        nxt = preview_next_context(app, view)
         render_summary_panel(
             strategy=view.strategy,
             history=view.summary_history,

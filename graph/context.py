@@ -25,6 +25,10 @@ class Extras:
 
     documents: str = ""
     """Retrieved document passages (`[참고 문서]`), or the note that none were found."""
+    recalled: str = ""
+    """Archived turns relevant to the current message (`[관련 이전 대화]`)."""
+    pinned: str = ""
+    """Facts the user pinned (`[고정된 사실]`): always in the context."""
 
 
 def system_prompt(
@@ -38,11 +42,14 @@ def system_prompt(
 ) -> SystemMessage:
     """The system message of every model call.
 
-    Role, then `[이전 대화 요약]` lines (or the sliding window),
-    the recursive memory and entities if any, then `[참고 문서]` if any.
+    Role, pinned facts, then `[이전 대화 요약]` lines (or the sliding window), the recursive
+    memory and entities if any, then the recalled turns and `[참고 문서]` if any. With no
+    pins, no recall and no documents it is exactly seed 002's system prompt.
     """
     extras = extras or Extras()
     parts = [get_prompt("system.base")]
+    if extras.pinned:
+        parts.append(get_prompt("system.pinned", pinned=extras.pinned))
     if window:
         parts.append(get_prompt("system.window", window=window))
     if memory:
@@ -62,6 +69,8 @@ def system_prompt(
                     summary=entry["summary"],
                 )
             )
+    if extras.recalled:
+        parts.append(get_prompt("system.recalled", recalled=extras.recalled))
     if extras.documents:
         parts.append(get_prompt("system.documents_header", documents=extras.documents))
     return SystemMessage(content="\n".join(parts))

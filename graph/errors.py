@@ -22,6 +22,8 @@ class ErrorCode(StrEnum):
     """The model kept calling tools past the per-turn limit."""
     SUMMARY_FAILED = "SUMMARY_FAILED"
     """A summary could not be made; it is retried at the next turn."""
+    RECALL_FAILED = "RECALL_FAILED"
+    """Earlier turns could not be searched; the turn goes on without them."""
     UNKNOWN = "UNKNOWN"
     """Anything else."""
 

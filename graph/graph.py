@@ -1,4 +1,4 @@
-"""The chat graph: START -> summary_node -> llm_node <-> tool_node -> END.
+"""The chat graph: START -> summary_node -> recall_node -> llm_node <-> tool_node -> END.
 
 With a document index, a router runs first: START -> router_node -> (rag_node) -> summary_node.
 """
@@ -13,7 +13,13 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from graph.nodes import make_llm_node, make_summary_node, make_tool_node, route_after_llm
+from graph.nodes import (
+    make_llm_node,
+    make_recall_node,
+    make_summary_node,
+    make_tool_node,
+    route_after_llm,
+)
 from graph.providers import get_chat_model, get_summarizer
 from graph.retrieval.index import DocumentIndex
 from graph.settings import Settings, load_settings
@@ -70,6 +76,7 @@ def build_graph(
         "summary_node",
         make_summary_node(summarizer or get_summarizer(settings), archive, settings.summary_budget),
     )
+    builder.add_node("recall_node", make_recall_node(archive, settings.recall_budget))
     builder.add_node("llm_node", make_llm_node(bound, settings.tool_round_limit, archive))  # type: ignore[arg-type]
     builder.add_node("tool_node", make_tool_node(tools, approval_required))
     if index is not None:
@@ -84,7 +91,8 @@ def build_graph(
         builder.add_edge("rag_node", "summary_node")
     else:
         builder.add_edge(START, "summary_node")
-    builder.add_edge("summary_node", "llm_node")
+    builder.add_edge("summary_node", "recall_node")
+    builder.add_edge("recall_node", "llm_node")
     builder.add_conditional_edges("llm_node", route_after_llm, ["tool_node", END])
     builder.add_edge("tool_node", "llm_node")
     return builder.compile(checkpointer=checkpointer)

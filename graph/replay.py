@@ -33,7 +33,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from graph.context import context_chars
-from graph.memory import DEFAULT_STRATEGY, STRATEGIES, strategy_context
+from graph.memory import DEFAULT_STRATEGY, STRATEGIES, state_extras, strategy_context
 from graph.session import ChatApp, new_thread, open_app, run_turn, set_thread_strategy
 from graph.settings import load_settings
 from graph.storage.archive import load_summary_meta
@@ -243,7 +243,8 @@ def replay(
         per_turn = list(replay_turns(app, thread_id, turns, rate))
         values = app.graph.get_state({"configurable": {"thread_id": thread_id}}).values
         # the context of the last model call: everything but its answer
-        last_context = strategy_context({**values, "messages": values["messages"][:-1]})
+        asked_state = {**values, "messages": values["messages"][:-1]}
+        last_context = strategy_context(asked_state, state_extras(asked_state))
         summary_meta = load_summary_meta(app.persistence.archive, thread_id)
         app.persistence.saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         app.persistence.archive.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -79,3 +79,7 @@ class ChatState(TypedDict, total=False):
     """Why the router chose that route."""
     retrieved: list[dict[str, Any]]
     """Passages retrieved for the current turn: source, heading, score, text."""
+    recalled: list[dict[str, Any]]
+    """Archived turns recalled for the current turn: turn, time, score, terms, text."""
+    pinned: list[dict[str, Any]]
+    """Facts the user pinned, as of the current turn: fact, turn, source."""

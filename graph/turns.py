@@ -80,3 +80,20 @@ def user_text(turn: Sequence[BaseMessage]) -> str:
         if isinstance(msg, HumanMessage):
             return content_text(msg)
     return ""
+
+
+def final_answer(turn: Sequence[BaseMessage]) -> str:
+    """The text of a turn's final AI message (the one without tool calls), or ''."""
+    for msg in reversed(turn):
+        if is_turn_end(msg):
+            return content_text(msg)
+    return ""
+
+
+def turn_document(turn: Sequence[BaseMessage]) -> str:
+    """What recall searches in a turn: the user's message and the final answer.
+
+    Tool calls and results are left out: they are data the turn used, and the answer says
+    what came of them.
+    """
+    return "\n".join(part for part in (user_text(turn), final_answer(turn)) if part)

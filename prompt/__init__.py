@@ -16,6 +16,8 @@ TEMPLATES: dict[str, str] = {
     "system.window": system.WINDOW_HEADER,
     "system.memory": system.MEMORY_HEADER,
     "system.entities": system.ENTITIES_HEADER,
+    "system.recalled": system.RECALLED_HEADER,
+    "system.pinned": system.PINNED_HEADER,
     "summary.generate": summary.SUMMARY_GENERATOR,
     "summary.retry": summary.SUMMARY_RETRY,
     "summary.digest": summary.DIGEST_GENERATOR,

@@ -64,3 +64,16 @@ def strategy_context(state: Mapping[str, Any], extras: Extras | None = None) -> 
     from graph.context import Extras
 
     return get_strategy(state.get("strategy")).context(state, extras or Extras())
+
+
+def state_extras(state: Mapping[str, Any], documents: str = "") -> Extras:
+    """The extra sections of a context from the state: recalled turns, pinned facts."""
+    from graph.context import Extras
+    from graph.memory.pins import format_pins
+    from graph.memory.recall import format_recalled
+
+    return Extras(
+        documents=documents,
+        recalled=format_recalled(state.get("recalled") or []),
+        pinned=format_pins(state.get("pinned") or []),
+    )

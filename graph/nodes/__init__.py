@@ -1,4 +1,4 @@
-"""Graph nodes: summary_node, llm_node, tool_node, and the routing between them.
+"""Graph nodes: summary_node, recall_node, llm_node, tool_node, and the routing between them.
 
 Each node is a plain function `state -> dict` returning only the keys it changes. They are
 made by factories that close over the model, summarizer and tools, so nothing is built at
@@ -7,6 +7,7 @@ import time.
 
 from graph.nodes.base import Node
 from graph.nodes.llm import classify_error, fallback_message, make_llm_node, route_after_llm
+from graph.nodes.recall import make_recall_node
 from graph.nodes.summary import make_summary_node, planned_summary
 from graph.nodes.tools import CALL_LIMITS, make_tool_node
 
@@ -16,6 +17,7 @@ __all__ = [
     "classify_error",
     "fallback_message",
     "make_llm_node",
+    "make_recall_node",
     "make_summary_node",
     "make_tool_node",
     "planned_summary",

@@ -14,9 +14,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.errors import GraphBubbleUp
 
-from graph.context import ContextStats, Extras, context_chars, message_chars
+from graph.context import ContextStats, context_chars, message_chars
 from graph.errors import ErrorCode, error_record
-from graph.memory import strategy_context
+from graph.memory import state_extras, strategy_context
 from graph.nodes.base import Node
 from graph.state import ChatState
 from graph.storage.archive import Archive, record_context_stats
@@ -75,7 +75,7 @@ def make_llm_node(
         turn = state["turn_count"]
         current = extract_current_turn(messages)
         rounds = sum(1 for m in current if isinstance(m, AIMessage) and m.tool_calls)
-        context = strategy_context(state, Extras(documents=_documents(state)))
+        context = strategy_context(state, state_extras(state, _documents(state)))
         errors = list(state.get("errors", []))
         response: AIMessage
         if rounds >= max_tool_rounds:

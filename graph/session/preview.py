@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
 from graph.context import context_chars
-from graph.memory import strategy_context
+from graph.memory import state_extras, strategy_context
+from graph.memory.pins import load_pins
+from graph.memory.recall import recall
 from graph.nodes import planned_summary
+from graph.session.app import ChatApp
 from graph.session.threads import ThreadView
 
 
@@ -20,23 +24,39 @@ class NextContext:
     chars: int
     summarize_first: list[int]
     """Turns that will be summarized before that call (empty when none are due)."""
+    recalled: list[dict[str, Any]] = field(default_factory=list)
+    """The archived turns the message would recall, with their scores."""
 
 
-def preview_next_context(view: ThreadView, placeholder: str = "…") -> NextContext:
-    """The context of the next turn's first model call, with a placeholder message.
+def preview_next_context(
+    app: ChatApp, view: ThreadView, message: str = "", placeholder: str = "…"
+) -> NextContext:
+    """The context of the next turn's first model call if `message` were sent now.
 
-    Summaries due before that call are listed in `summarize_first`; the context shown is the
-    one the model gets if they have not been made yet (as after a failed summary).
+    Pinned facts are always in it; with a `message`, so are the archived turns it would
+    recall (the placeholder recalls nothing). Summaries due before that call are listed in
+    `summarize_first`; the context shown is the one the model gets if they have not been
+    made yet (as after a failed summary).
     """
+    text = message.strip() or placeholder
+    archive = app.persistence.archive
+    recalled = (
+        recall(archive, view.thread_id, message, app.settings.recall_budget)
+        if view.recall and message.strip()
+        else []
+    )
     state = {
         **view.state,
-        "messages": [*view.state.get("messages", []), HumanMessage(content=placeholder)],
+        "messages": [*view.state.get("messages", []), HumanMessage(content=text)],
         "turn_count": view.turn_count + 1,
         "strategy": view.strategy,
+        "recalled": [r.as_dict() for r in recalled],
+        "pinned": load_pins(archive, view.thread_id),
     }
-    context = strategy_context(state)
+    context = strategy_context(state, state_extras(state))
     return NextContext(
         messages=context,
         chars=context_chars(context),
         summarize_first=planned_summary(state),  # type: ignore[arg-type]
+        recalled=state["recalled"],
     )

@@ -15,6 +15,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from graph.storage.recall_index import delete_index, document_terms, index_turns
+from graph.storage.schema import upgrade
 from graph.times import TIME_KEY
 
 STATS_FIELDS = ("turn", "context_chars", "context_messages", "full_chars")
@@ -32,29 +34,9 @@ class Archive:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self.lock = threading.Lock()
-        with self.lock, self.conn:
-            self.conn.executescript(
-                """
-                CREATE TABLE IF NOT EXISTS archive_turns (
-                    thread_id TEXT NOT NULL,
-                    turn INTEGER NOT NULL,
-                    messages TEXT,
-                    stats TEXT,
-                    PRIMARY KEY (thread_id, turn)
-                ) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS summary_costs (
-                    thread_id TEXT NOT NULL,
-                    first_turn INTEGER NOT NULL,
-                    meta TEXT NOT NULL,
-                    PRIMARY KEY (thread_id, first_turn)
-                ) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS chat_threads (
-                    thread_id TEXT PRIMARY KEY,
-                    created_at REAL NOT NULL,
-                    record TEXT NOT NULL
-                );
-                """
-            )
+        with self.lock:
+            self.upgraded_from = upgrade(conn)
+            """Schema version the file had when opened (0: new, SCHEMA_VERSION: current)."""
 
     @classmethod
     def in_memory(cls) -> Archive:
@@ -124,17 +106,40 @@ def unpack_message(packed: dict[str, Any]) -> BaseMessage:
 def archive_turns(
     archive: Archive, thread_id: str, first_turn: int, turns: Sequence[Sequence[BaseMessage]]
 ) -> None:
-    """Store completed turns `first_turn, first_turn + 1, ...`; writing twice is harmless."""
+    """Store completed turns `first_turn, ...` and index them for recall, in one transaction.
+
+    Writing the same turns twice is harmless.
+    """
     rows = [
         (thread_id, first_turn + i, _dump([pack_message(m) for m in turn]))
         for i, turn in enumerate(turns)
     ]
+    docs = [(first_turn + i, document_terms(turn)) for i, turn in enumerate(turns)]
     with archive.lock, archive.conn:
         archive.conn.executemany(
             "INSERT INTO archive_turns (thread_id, turn, messages) VALUES (?, ?, ?) "
             "ON CONFLICT (thread_id, turn) DO UPDATE SET messages = excluded.messages",
             rows,
         )
+        index_turns(archive.conn, thread_id, docs)
+
+
+def load_archived_turns(
+    archive: Archive, thread_id: str, turns: Sequence[int]
+) -> dict[int, list[BaseMessage]]:
+    """The archived turns numbered `turns` (those that exist), by turn number."""
+    out: dict[int, list[BaseMessage]] = {}
+    wanted = sorted(set(turns))
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        rows = archive.execute(
+            "SELECT turn, messages FROM archive_turns WHERE thread_id = ? AND messages IS NOT "
+            f"NULL AND turn IN ({','.join('?' * len(chunk))})",
+            (thread_id, *chunk),
+        )
+        for turn, packed in rows:
+            out[int(turn)] = [unpack_message(m) for m in json.loads(packed)]
+    return out
 
 
 def load_archived(
@@ -188,10 +193,11 @@ def load_summary_meta(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
 
 
 def delete_archive(archive: Archive, thread_id: str) -> None:
-    """Delete a thread's archived turns, context sizes and summary costs."""
+    """Delete a thread's archived turns, statistics, summary costs, facts, pins and index."""
     with archive.lock, archive.conn:
-        archive.conn.execute("DELETE FROM archive_turns WHERE thread_id = ?", (thread_id,))
-        archive.conn.execute("DELETE FROM summary_costs WHERE thread_id = ?", (thread_id,))
+        for table in ("archive_turns", "summary_costs", "memory_facts", "pinned_facts"):
+            archive.conn.execute(f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
+        delete_index(archive.conn, thread_id)
 
 
 def register_thread(archive: Archive, thread_id: str, title: str = "") -> dict[str, Any]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph.storage.archive import Archive
+from graph.storage.schema import SchemaError
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,8 @@ def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S
         saver = SqliteSaver(_connect(path, busy_timeout_s))
         saver.setup()
         archive = Archive(_connect(path, busy_timeout_s))
+    except SchemaError as exc:
+        raise StorageError(f"cannot open the database {path}: {exc}") from exc
     except sqlite3.Error as exc:
         raise StorageError(f"cannot open the database {path}: {exc}") from exc
     return Persistence(saver=saver, archive=archive, path=path, notice=notice)

@@ -15,6 +15,8 @@ EXPECTED = {
     "system.window": {"window"},
     "system.memory": {"memory"},
     "system.entities": {"entities"},
+    "system.recalled": {"recalled"},
+    "system.pinned": {"pinned"},
     "summary.generate": {"turn_label", "target_chars", "conversation"},
     "summary.retry": {"actual_chars", "target_chars", "summary"},
     "summary.digest": {"turn_label", "target_chars", "summaries"},

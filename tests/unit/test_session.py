@@ -132,10 +132,10 @@ def test_threads_listed_newest_first_with_titles_rename_and_delete(app) -> None:
 def test_preview_shows_the_next_context_and_pending_summary(app) -> None:
     thread = new_thread(app)
     _talk(app, thread, 3)
-    nxt = preview_next_context(load_thread(app, thread), placeholder="?")
+    nxt = preview_next_context(app, load_thread(app, thread), placeholder="?")
     assert nxt.summarize_first == [1, 2, 3]
     _talk(app, thread, 1, start=4)
-    nxt = preview_next_context(load_thread(app, thread), placeholder="?")
+    nxt = preview_next_context(app, load_thread(app, thread), placeholder="?")
     assert nxt.summarize_first == []
     assert "[1-3턴]" in nxt.messages[0].content
     assert [m.content for m in nxt.messages[1:]][-1] == "?"

@@ -1,0 +1,196 @@
+"""Recall: the archived turns most relevant to the current message, put back in the context.
+
+Turns that left the context (summarized, windowed or folded into the memory) are not gone:
+they are in the archive, indexed by their search terms (`graph.storage.recall_index`).
+For each message the index is asked which archived turns share its terms; each candidate
+gets a relevance score, and the relevant ones, best first, fill a bounded section of the
+context (`[관련 이전 대화]`), each labelled with its turn number and time, oldest first.
+
+Relevance is the share of the message's information that the turn contains: the
+IDF-weighted share of the message's terms found in the turn, where IDF is computed within
+the thread, terms the thread never used count as missing, and a turn that matches only
+words most turns share counts half. Below `MIN_RELEVANCE` nothing is recalled, so a
+message about something new adds nothing and the context stays exactly the strategy's
+own. Among relevant turns, BM25 (binary term frequency, length-normalized) orders them,
+and a later turn wins a tie, so an updated fact comes before the one it replaced.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from langchain_core.messages import BaseMessage
+
+from graph.storage.archive import Archive, load_archived_turns
+from graph.storage.recall_index import read_postings
+from graph.summarizer import cut_words, sentences
+from graph.times import describe_time, turn_time
+from graph.turns import final_answer, user_text
+from prompt import get_prompt
+
+MIN_RELEVANCE = 0.3
+"""Share of the message's information a turn must contain to be recalled."""
+GENERIC_SHARE = 0.25
+"""A term in more than this share of the thread's turns is generic."""
+UNKNOWN_WEIGHT = 1.0
+"""A term the thread never used weighs like an average known term (it is missing)."""
+ITEM_CHARS = 600
+"""A recalled turn longer than this is cut to its sentences that match the message."""
+CANDIDATES = 40
+"""Turns ranked in full; the rest cannot be among the few that fit the budget."""
+K1, B = 1.2, 0.75
+"""BM25's usual constants."""
+
+
+@dataclass
+class Recalled:
+    """One archived turn put back into the context."""
+
+    turn: int
+    """Its turn number."""
+    time: str
+    """When it was sent (ISO 8601), or '' if unknown."""
+    score: float
+    """Relevance 0-1: the IDF-weighted share of the message's terms it contains."""
+    terms: list[str]
+    """The message's terms it contains: why it was recalled."""
+    text: str
+    """What the context shows of it: the user's message and the answer, cut if long."""
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain dict for the state."""
+        return asdict(self)
+
+
+def query_terms(text: str) -> list[str]:
+    """The distinct search terms of a message, in order."""
+    from graph.retrieval.tokenize import tokens
+
+    return list(dict.fromkeys(tokens(text)))
+
+
+@dataclass
+class _Scored:
+    turn: int
+    relevance: float
+    rank: float
+    terms: list[str]
+
+
+def _score(terms: Sequence[str], archive: Archive, thread_id: str) -> list[_Scored]:
+    """Relevant archived turns, best first."""
+    with archive.lock:
+        postings = read_postings(archive.conn, thread_id, terms)
+    n = postings.docs
+    if not n:
+        return []
+    df = {t: len(postings.turns.get(t, [])) for t in terms}
+    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms if df[t]}
+    if not idf:
+        return []
+    unknown = [t for t in terms if not df[t]]
+    known_mass = sum(idf.values())
+    total = known_mass + UNKNOWN_WEIGHT * known_mass / len(idf) * len(unknown)
+    matched: dict[int, list[str]] = {}
+    for term in idf:
+        for turn in postings.turns[term]:
+            matched.setdefault(turn, []).append(term)
+    coarse = sorted(matched, key=lambda t: (-sum(idf[x] for x in matched[t]), -t))
+    scored = []
+    for turn in coarse[:CANDIDATES]:
+        found = matched[turn]
+        relevance = sum(idf[t] for t in found) / total
+        if n >= 20 and all(df[t] / n > GENERIC_SHARE for t in found):
+            relevance *= 0.5  # only words most turns share
+        if relevance < MIN_RELEVANCE:
+            continue
+        norm = 1 - B + B * postings.lengths.get(turn, postings.avg_length) / postings.avg_length
+        rank = sum(idf[t] * (K1 + 1) / (1 + K1 * norm) for t in found)
+        scored.append(_Scored(turn, round(relevance, 3), rank, found))
+    return sorted(scored, key=lambda s: (-s.rank, -s.turn))
+
+
+def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM_CHARS) -> str:
+    """The user's message and the answer of a turn; if too long, the sentences that match."""
+    from graph.retrieval.tokenize import tokens
+
+    parts = [("사용자", user_text(turn).strip()), ("AI", final_answer(turn).strip())]
+    parts = [(who, text) for who, text in parts if text]
+    whole = "\n".join(f"{who}: {' '.join(text.split())}" for who, text in parts)
+    if len(whole) <= limit:
+        return whole
+    wanted = set(terms)
+    pieces = [(who, s) for who, text in parts for s in sentences(text)]
+    order = sorted(
+        range(len(pieces)),
+        key=lambda i: (-len(wanted & set(tokens(pieces[i][1]))), i),
+    )
+    keep: set[int] = set()
+    size = 0
+    for i in order:
+        cost = len(pieces[i][1]) + 6
+        if size + cost > limit and keep:
+            continue
+        keep.add(i)
+        size += cost
+    lines: dict[str, list[str]] = {}
+    last = -2
+    for i in sorted(keep):
+        who, sentence = pieces[i]
+        gap = "… " if i != last + 1 and lines.get(who) else ""
+        lines.setdefault(who, []).append(gap + sentence)
+        last = i
+    text = "\n".join(f"{who}: {' '.join(lines[who])}" for who, _ in parts if who in lines)
+    return cut_words(text, limit)
+
+
+def item_text(item: Recalled) -> str:
+    """One recalled turn as the context shows it: its label line, then its text."""
+    when = describe_time(item.time)
+    label = f"[{item.turn}턴, {when}]" if when else f"[{item.turn}턴]"
+    return f"{label}\n{item.text}"
+
+
+def format_recalled(items: Sequence[Recalled | dict[str, object]]) -> str:
+    """The body of the `[관련 이전 대화]` section, oldest turn first; '' when empty."""
+    shown = [i if isinstance(i, Recalled) else Recalled(**i) for i in items]  # type: ignore[arg-type]
+    return "\n\n".join(item_text(i) for i in sorted(shown, key=lambda i: i.turn))
+
+
+def section_chars(items: Sequence[Recalled]) -> int:
+    """Characters the section takes in the system prompt, header included."""
+    if not items:
+        return 0
+    return len(get_prompt("system.recalled", recalled=format_recalled(items)))
+
+
+def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[Recalled]:
+    """The archived turns of the thread relevant to `message`, within `budget` characters.
+
+    The best turns are taken while the whole section (header included) fits the budget;
+    a turn that does not fit is skipped for a smaller one after it.
+    """
+    terms = query_terms(message)
+    if not terms or budget <= 0:
+        return []
+    ranked = _score(terms, archive, thread_id)
+    if not ranked:
+        return []
+    turns = load_archived_turns(archive, thread_id, [s.turn for s in ranked])
+    chosen: list[Recalled] = []
+    for scored in ranked:
+        messages = turns.get(scored.turn)
+        if not messages:
+            continue
+        item = Recalled(
+            turn=scored.turn,
+            time=turn_time(messages),
+            score=scored.relevance,
+            terms=scored.terms,
+            text=excerpt(messages, terms),
+        )
+        if section_chars([*chosen, item]) <= budget:
+            chosen.append(item)
+    return sorted(chosen, key=lambda i: i.turn)

@@ -1,0 +1,82 @@
+"""Lost-facts records of summaries and digests, and the facts a user pinned."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from graph.storage.archive import Archive
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def record_facts(
+    archive: Archive, thread_id: str, first: int, last: int, record: dict[str, Any]
+) -> None:
+    """Keep what a summary or digest over turns first..last kept and dropped of its facts."""
+    archive.execute(
+        "INSERT OR REPLACE INTO memory_facts (thread_id, first_turn, last_turn, record) "
+        "VALUES (?, ?, ?, ?)",
+        (thread_id, first, last, _dump(record)),
+    )
+
+
+def load_facts(archive: Archive, thread_id: str) -> dict[tuple[int, int], dict[str, Any]]:
+    """Every lost-facts record of the thread, by (first turn, last turn)."""
+    rows = archive.execute(
+        "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ?",
+        (thread_id,),
+    )
+    return {(int(a), int(b)): json.loads(r) for a, b, r in rows}
+
+
+def facts_in_range(archive: Archive, thread_id: str, first: int, last: int) -> list[dict[str, Any]]:
+    """Records of the summaries (not digests) whose turns lie within first..last."""
+    rows = archive.execute(
+        "SELECT record FROM memory_facts WHERE thread_id = ? AND first_turn >= ? "
+        "AND last_turn <= ? ORDER BY first_turn",
+        (thread_id, first, last),
+    )
+    return [r for r in (json.loads(row[0]) for row in rows) if not r.get("digest")]
+
+
+def insert_pin(archive: Archive, thread_id: str, record: dict[str, Any], limit: int) -> bool:
+    """Pin a fact unless `limit` pins exist; True if it is pinned (now or before)."""
+    with archive.lock, archive.conn:
+        exists = archive.conn.execute(
+            "SELECT 1 FROM pinned_facts WHERE thread_id = ? AND fact = ?",
+            (thread_id, record["fact"]),
+        ).fetchone()
+        if exists:
+            return True
+        (count,) = archive.conn.execute(
+            "SELECT count(*) FROM pinned_facts WHERE thread_id = ?", (thread_id,)
+        ).fetchone()
+        if count >= limit:
+            return False
+        archive.conn.execute(
+            "INSERT INTO pinned_facts (thread_id, fact, pinned_at, record) VALUES (?, ?, ?, ?)",
+            (thread_id, record["fact"], time.time(), _dump(record)),
+        )
+        return True
+
+
+def delete_pin(archive: Archive, thread_id: str, fact: str) -> bool:
+    """Unpin a fact; True if it was pinned."""
+    with archive.lock, archive.conn:
+        cur = archive.conn.execute(
+            "DELETE FROM pinned_facts WHERE thread_id = ? AND fact = ?", (thread_id, fact)
+        )
+        return cur.rowcount > 0
+
+
+def read_pins(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
+    """The thread's pinned facts, oldest pin first."""
+    rows = archive.execute(
+        "SELECT record FROM pinned_facts WHERE thread_id = ? ORDER BY pinned_at, fact",
+        (thread_id,),
+    )
+    return [json.loads(row[0]) for row in rows]

@@ -1,0 +1,155 @@
+"""The schema of the conversation's tables, its version, and the upgrades from older files.
+
+Version 1 is what the first landed versions wrote (archive, summary costs, thread list) with
+no version recorded. Version 2 adds the recall index, the lost-facts records and pinned
+facts; upgrading a version-1 file indexes its archived turns in place. A file written by a
+newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
+saver's own and are not versioned here.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 2
+"""The version this code writes."""
+
+V1 = """
+CREATE TABLE IF NOT EXISTS archive_turns (
+    thread_id TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    messages TEXT,
+    stats TEXT,
+    PRIMARY KEY (thread_id, turn)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS summary_costs (
+    thread_id TEXT NOT NULL,
+    first_turn INTEGER NOT NULL,
+    meta TEXT NOT NULL,
+    PRIMARY KEY (thread_id, first_turn)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chat_threads (
+    thread_id TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    record TEXT NOT NULL
+);
+"""
+
+V2 = """
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+-- a small integer per thread keeps the postings compact, never reused (AUTOINCREMENT)
+CREATE TABLE IF NOT EXISTS thread_keys (
+    thread_key INTEGER PRIMARY KEY AUTOINCREMENT,
+    thread_id TEXT NOT NULL UNIQUE,
+    docs INTEGER NOT NULL DEFAULT 0,
+    terms INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS recall_terms (
+    term_id INTEGER PRIMARY KEY,
+    term TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS recall_postings (
+    thread_key INTEGER NOT NULL,
+    term_id INTEGER NOT NULL,
+    turn INTEGER NOT NULL,
+    PRIMARY KEY (thread_key, term_id, turn)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS recall_docs (
+    thread_key INTEGER NOT NULL,
+    turn INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    PRIMARY KEY (thread_key, turn)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS memory_facts (
+    thread_id TEXT NOT NULL,
+    first_turn INTEGER NOT NULL,
+    last_turn INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (thread_id, first_turn, last_turn)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pinned_facts (
+    thread_id TEXT NOT NULL,
+    fact TEXT NOT NULL,
+    pinned_at REAL NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (thread_id, fact)
+) WITHOUT ROWID;
+"""
+
+
+class SchemaError(RuntimeError):
+    """The file's schema cannot be used by this version of the app."""
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The version of the file: 0 for a new file, 1 for the unversioned first layout."""
+    tables = _tables(conn)
+    if "schema_version" in tables:
+        row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+    return 1 if "archive_turns" in tables else 0
+
+
+def _backfill_recall(conn: sqlite3.Connection) -> None:
+    """Index every archived turn of a version-1 file for recall."""
+    from graph.storage.recall_index import index_packed_turns
+
+    rows = conn.execute(
+        "SELECT thread_id, turn, messages FROM archive_turns WHERE messages IS NOT NULL "
+        "ORDER BY thread_id, turn"
+    ).fetchall()
+    index_packed_turns(conn, rows)
+    if rows:
+        log.info("schema upgrade: indexed %d archived turns for recall", len(rows))
+
+
+UPGRADES: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] = {
+    1: (V1, None),
+    2: (V2, _backfill_recall),
+}
+"""Version -> (tables it adds, data it fills in), applied in order."""
+
+
+def upgrade(conn: sqlite3.Connection) -> int:
+    """Bring the file to SCHEMA_VERSION in one transaction; return the version it had.
+
+    Two processes opening an old file at once do not both upgrade it: the version is read
+    again under the write lock.
+    """
+    if conn.in_transaction:
+        conn.commit()
+    before = schema_version(conn)
+    if before == SCHEMA_VERSION:
+        return before
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        before = schema_version(conn)
+        if before > SCHEMA_VERSION:
+            raise SchemaError(
+                f"this database has schema version {before}, newer than this app's "
+                f"{SCHEMA_VERSION}; use a newer version of the app"
+            )
+        for version in range(before + 1, SCHEMA_VERSION + 1):
+            tables, fill = UPGRADES[version]
+            for statement in tables.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            if fill is not None:
+                fill(conn)
+        conn.execute("DELETE FROM schema_version")
+        conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+    if before:
+        log.info("database schema upgraded from version %d to %d", before, SCHEMA_VERSION)
+    return before

@@ -1,0 +1,85 @@
+"""Databases written by earlier versions open, upgrade in place, and lose nothing."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from graph.memory.recall import recall
+from graph.session import load_thread, open_app, run_turn, threads
+from graph.settings import load_settings
+from graph.storage.persistence import StorageError
+from graph.storage.schema import SCHEMA_VERSION, schema_version
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "db"
+
+
+def _open(path: Path):
+    settings = load_settings({"CHAT_DB_PATH": str(path), "CHAT_PROVIDER": "offline"})
+    return open_app(settings, tools=[], index=None)
+
+
+@pytest.mark.parametrize("version", range(1, SCHEMA_VERSION))
+def test_an_older_file_upgrades_in_place_and_keeps_every_thread(
+    tmp_path: Path, version: int
+) -> None:
+    db = tmp_path / "old.sqlite"
+    shutil.copy(FIXTURES / f"schema-v{version}.sqlite", db)
+    conn = sqlite3.connect(db)
+    assert schema_version(conn) == version
+    before = conn.execute("SELECT thread_id, turn, messages FROM archive_turns").fetchall()
+    conn.close()
+    app = _open(db)
+    try:
+        assert app.persistence.archive.upgraded_from == version
+        listed = threads(app)
+        assert len(listed) == 2
+        views = {
+            load_thread(app, t["thread_id"]).strategy: load_thread(app, t["thread_id"])
+            for t in listed
+        }
+        assert views["three_turn"].turn_count == 8 and views["recursive"].turn_count == 16
+        assert (
+            views["three_turn"].turns[0][1][0].content
+            == "제 이름은 한지우이고 사번은 HS-20417입니다."
+        )
+        # the archived turns were indexed during the upgrade: recall finds them
+        thread = views["three_turn"].thread_id
+        hits = recall(app.persistence.archive, thread, "거래처 담당자가 누구였죠?", 2000)
+        assert [h.turn for h in hits] == [5]
+        # and the conversation goes on
+        run_turn(app, thread, "제 사번이 뭐였죠?", turn_count=9, compression_rate=0.3)
+        assert load_thread(app, thread).turn_count == 9
+    finally:
+        app.persistence.close()
+    conn = sqlite3.connect(db)
+    assert schema_version(conn) == SCHEMA_VERSION
+    after = conn.execute("SELECT thread_id, turn, messages FROM archive_turns").fetchall()
+    assert set(before) <= set(after)
+    conn.close()
+    # opening again changes nothing
+    app = _open(db)
+    assert app.persistence.archive.upgraded_from == SCHEMA_VERSION
+    app.persistence.close()
+
+
+def test_a_file_from_a_newer_version_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    db = tmp_path / "new.sqlite"
+    _open(db).persistence.close()
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    conn.commit()
+    conn.close()
+    with pytest.raises(StorageError, match=f"schema version {SCHEMA_VERSION + 1}, newer than"):
+        _open(db)
+
+
+def test_the_fixture_of_the_current_version_exists() -> None:
+    # each schema version keeps a small file written by the code of that version
+    for version in range(1, SCHEMA_VERSION + 1):
+        assert (FIXTURES / f"schema-v{version}.sqlite").exists(), (
+            f"run make_fixture.py for v{version}"
+        )

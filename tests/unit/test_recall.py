@@ -1,0 +1,154 @@
+"""Recall: archived turns relevant to the message come back into the context, bounded."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.transcripts import make_transcript
+from graph.errors import InputError
+from graph.memory import STRATEGIES
+from graph.memory.pins import MAX_PINS, pin_fact, unpin_fact
+from graph.memory.recall import recall, section_chars
+from graph.replay import ask_questions, replay
+from graph.session import load_thread, new_thread, open_app, preview_next_context, run_turn
+from graph.settings import load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+FACT = "참고로 제 차는 흰색 아반떼이고, 회사 주차 자리는 지하 2층 B-14 구역이에요."
+QUESTION = "회사에서 제 차 주차 자리가 어디라고 했었죠?"
+
+
+def _transcript(turns: int) -> list[dict[str, str]]:
+    out = make_transcript(turns)["turns"]
+    out[2] = {"user": FACT, "assistant": "네, 알려 주셔서 감사합니다. 기억해 두겠습니다."}
+    return out
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    tmp = tmp_path_factory.mktemp("recall")
+    turns = _transcript(199)
+    out = {}
+    for strategy in STRATEGIES:
+        db = tmp / f"{strategy}.sqlite"
+        report = replay(turns, 0.3, db, strategy, CHAT_PROVIDER="offline")
+        out[strategy] = (db, report["thread_id"])
+    return out
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_fact_from_turn_3_is_recalled_at_turn_200(replays, strategy: str) -> None:
+    db, thread = replays[strategy]
+    (asked,) = ask_questions(db, thread, [QUESTION], 0.3, CHAT_PROVIDER="offline")
+    context = asked["context"]
+    assert "[관련 이전 대화]" in context
+    assert "[3턴]" in context and "B-14" in context
+    assert asked["context_chars"] <= 9000
+
+
+def _app(db: Path):
+    return open_app(
+        load_settings({"CHAT_DB_PATH": str(db), "CHAT_PROVIDER": "offline"}), tools=[], index=None
+    )
+
+
+def test_an_unrelated_message_recalls_nothing_and_the_context_stays_the_strategys(replays) -> None:
+    db, thread = replays["three_turn"]
+    app = _app(db)
+    try:
+        assert recall(app.persistence.archive, thread, "오늘 점심으로 김치찌개 어때요?", 2000) == []
+        view = load_thread(app, thread)
+        plain = preview_next_context(app, view, placeholder="오늘 점심으로 김치찌개 어때요?")
+        probe = preview_next_context(app, view, "오늘 점심으로 김치찌개 어때요?")
+        assert probe.recalled == []
+        assert [m.content for m in probe.messages] == [m.content for m in plain.messages]
+        assert "[관련 이전 대화]" not in str(probe.messages[0].content)
+    finally:
+        app.persistence.close()
+
+
+@pytest.mark.parametrize("budget", [150, 400, 900, 2000, 5000])
+def test_the_recall_section_never_exceeds_its_budget(replays, budget: int) -> None:
+    db, thread = replays["three_turn"]
+    app = _app(db)
+    try:
+        for question in (
+            QUESTION,
+            "부산 지사 리모델링 예산이 얼마였죠?",
+            "판교 연구소 서버 장애 원인",
+        ):
+            items = recall(app.persistence.archive, thread, question, budget)
+            assert section_chars(items) <= budget
+            assert all(0.3 <= i.score <= 1 and i.terms for i in items)
+            assert [i.turn for i in items] == sorted(i.turn for i in items)
+        assert recall(app.persistence.archive, thread, "부산 지사 리모델링 예산", 5000)
+    finally:
+        app.persistence.close()
+
+
+_WRITER = """
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from graph.session import open_app, new_thread, run_turn
+from graph.settings import load_settings
+app = open_app(load_settings({"CHAT_DB_PATH": sys.argv[1], "CHAT_PROVIDER": "offline"}), tools=[], index=None)
+thread = new_thread(app)
+run_turn(app, thread, "제 여권 번호는 M12345678이고 만료일은 2029년 4월이에요.", turn_count=1, compression_rate=0.3)
+for turn in range(2, 10):
+    run_turn(app, thread, f"{turn}번째 안건: 분기 보고서 표지 색을 정해요.", turn_count=turn, compression_rate=0.3)
+print(json.dumps({"thread": thread}))
+"""
+
+
+def test_a_new_process_recalls_from_a_thread_another_process_wrote(tmp_path: Path) -> None:
+    db = tmp_path / "shared.sqlite"
+    out = subprocess.run(
+        [sys.executable, "-c", _WRITER, str(db), str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    thread = json.loads(out.stdout)["thread"]
+    app = _app(db)
+    try:
+        items = recall(app.persistence.archive, thread, "내 여권 만료일이 언제였지?", 2000)
+        assert [i.turn for i in items] == [1]
+        assert "M12345678" in items[0].text
+    finally:
+        app.persistence.close()
+
+
+def test_pinned_facts_are_always_in_the_context_and_capped(tmp_path: Path) -> None:
+    app = _app(tmp_path / "pins.sqlite")
+    try:
+        thread = new_thread(app)
+        run_turn(app, thread, "제 사번은 HS-20417이에요.", turn_count=1, compression_rate=0.3)
+        archive = app.persistence.archive
+        pin_fact(archive, thread, "HS-20417", 1, "제 사번은 HS-20417이에요.")
+        for turn in range(2, 102):
+            run_turn(
+                app,
+                thread,
+                f"{turn}번째 메모: 회의실 {turn}호 청소 일정을 확인했어요.",
+                turn_count=turn,
+                compression_rate=0.3,
+            )
+        view = load_thread(app, thread)
+        assert view.state["pinned"][0]["fact"] == "HS-20417"
+        system = str(preview_next_context(app, view).messages[0].content)
+        assert "[고정된 사실]" in system and "- HS-20417 (1턴: 제 사번은 HS-20417이에요.)" in system
+        for n in range(MAX_PINS - 1):
+            pin_fact(archive, thread, f"사실 {n}", 2)
+        with pytest.raises(InputError, match="already has 25 pinned facts"):
+            pin_fact(archive, thread, "하나 더", 3)
+        assert unpin_fact(archive, thread, "사실 0")
+        pin_fact(archive, thread, "하나 더", 3)  # room again after unpinning
+        assert not unpin_fact(archive, thread, "없는 사실")
+    finally:
+        app.persistence.close()
