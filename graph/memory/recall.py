@@ -66,9 +66,9 @@ class Recalled:
 
 def query_terms(text: str) -> list[str]:
     """The distinct search terms of a message, in order."""
-    from graph.retrieval.tokenize import tokens
+    from graph.retrieval.tokenize import recall_tokens
 
-    return list(dict.fromkeys(tokens(text)))
+    return list(dict.fromkeys(recall_tokens(text)))
 
 
 @dataclass
@@ -114,7 +114,7 @@ def _score(terms: Sequence[str], archive: Archive, thread_id: str) -> list[_Scor
 
 def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM_CHARS) -> str:
     """The user's message and the answer of a turn; if too long, the sentences that match."""
-    from graph.retrieval.tokenize import tokens
+    from graph.retrieval.tokenize import recall_tokens as tokens
 
     parts = [("사용자", user_text(turn).strip()), ("AI", final_answer(turn).strip())]
     parts = [(who, text) for who, text in parts if text]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 from typing import Any
 
 _KEEP_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "SH", "SL", "XR", "VV", "VA"})
@@ -42,6 +43,13 @@ _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
 _HANGUL = re.compile(r"^[가-힣]+$")
 
 
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
 def _analyzer() -> Any:
     """The process-wide Kiwi instance, built on first use (caller holds `_lock`)."""
     global _kiwi
@@ -53,14 +61,12 @@ def _analyzer() -> Any:
 
 
 def stem_english(word: str) -> str:
-    """A light English stemmer: plural and verb endings ("reimbursed" -> "reimburs").
+    """Snowball's English stemmer: "hoping" and "hope" both become "hope".
 
-    Applied to documents and queries alike, so it only has to be consistent, not correct.
+    Applied to documents, conversation turns and queries alike, so it only has to be
+    consistent, not a dictionary form.
     """
-    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            return word[: -len(suffix)] + keep
-    return word
+    return str(_stemmer().stemWord(word))
 
 
 def english_words(text: str) -> list[str]:
@@ -103,4 +109,25 @@ def tokens(text: str) -> list[str]:
                 and _HANGUL.match(form)
             ):
                 out.append(form[:-1])
+    return out
+
+
+def compound_parts(term: str) -> list[str]:
+    """Two-syllable pieces of a Korean noun of three or more syllables.
+
+    Korean writes compounds as one word or two ("집주인", "집 주인"; "결혼기념일" asked as
+    "기념일"), and Kiwi keeps lexicalized compounds whole. Overlapping syllable bigrams are
+    the classic remedy of Korean retrieval: the pieces of both spellings meet.
+    """
+    if len(term) < 3 or not _HANGUL.match(term) or term.endswith("다"):
+        return []
+    return [term[i : i + 2] for i in range(len(term) - 1)]
+
+
+def recall_tokens(text: str) -> list[str]:
+    """Search tokens for conversation recall: `tokens` plus the pieces of Korean compounds."""
+    out = []
+    for term in tokens(text):
+        out.append(term)
+        out.extend(compound_parts(term))
     return out

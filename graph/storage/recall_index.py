@@ -25,10 +25,10 @@ MAX_POSTINGS = 2000
 
 
 def document_terms(turn: Sequence[BaseMessage]) -> list[str]:
-    """The search terms of a turn (Kiwi morphemes, English words, numbers), with repeats."""
-    from graph.retrieval.tokenize import tokens
+    """The search terms of a turn (morphemes, compound pieces, English stems, numbers)."""
+    from graph.retrieval.tokenize import recall_tokens
 
-    return tokens(turn_document(turn))
+    return recall_tokens(turn_document(turn))
 
 
 def thread_key(conn: sqlite3.Connection, thread_id: str, create: bool = False) -> int | None:
