@@ -33,8 +33,11 @@ from graph.session import (
     delete_thread,
     export_thread,
     load_thread,
+    lost_facts,
     new_thread,
     open_app,
+    pin,
+    pinned_facts,
     preview_next_context,
     rename_thread,
     resume_turn,
@@ -46,6 +49,7 @@ from graph.session import (
     set_thread_strategy,
     start_turn,
     threads,
+    unpin,
     wait_idle,
 )
 from graph.settings import load_settings
@@ -161,8 +165,18 @@ def main() -> None:
             _send(app, thread, prompt, rate, lang)
         st.rerun()
 
+    def on_pin(fact: str, turn: int) -> None:
+        try:
+            pin(app, thread, fact, turn)
+        except (InputError, StorageError) as exc:
+            st.session_state["flash"] = str(exc)
+
+    def on_unpin(fact: str) -> None:
+        unpin(app, thread, fact)
+
     with panel_col:
-        nxt = preview_next_context(app, view)
+        probe_key = f"probe_{thread}"
+        nxt = preview_next_context(app, view, str(st.session_state.get(probe_key) or ""))
         render_summary_panel(
             strategy=view.strategy,
             history=view.summary_history,
@@ -189,6 +203,13 @@ def main() -> None:
             on_import=lambda data: _import(app, data, rate, view.strategy, lang),
             comparison=st.session_state.get("comparison", {}).get(thread),
             on_compare=lambda: _compare(app, thread, rate),
+            facts=lost_facts(app, thread),
+            times=view.state.get("summary_times", {}),
+            pins=pinned_facts(app, thread),
+            recalled=view.state.get("recalled", []),
+            on_pin=on_pin,
+            on_unpin=on_unpin,
+            probe_key=probe_key,
         )
 
 

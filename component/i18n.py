@@ -191,6 +191,44 @@ _STRINGS: dict[str, dict[str, str]] = {
     "entity_key": {"ko": "항목", "en": "key"},
     "entity_value": {"ko": "값", "en": "value"},
     "entity_turn": {"ko": "턴", "en": "turn"},
+    "card_time": {"ko": "🕒 {span}", "en": "🕒 {span}"},
+    "facts_kept": {
+        "ko": "사실 {kept}/{total}개 유지",
+        "en": "{kept}/{total} facts kept",
+    },
+    "facts_dropped": {"ko": "빠진 사실: {facts}", "en": "dropped: {facts}"},
+    "facts_help": {
+        "ko": "원문 턴의 이름·숫자·날짜·금액·연락처가 요약에 그대로 남았는지 검사합니다. 빠진 사실을 고정하면 앞으로 모든 턴의 컨텍스트에 들어갑니다.",
+        "en": "Checks whether the names, numbers, dates, amounts and contacts of the source turns survive in the summary. A pinned fact goes into the context of every turn from now on.",
+    },
+    "pin": {"ko": "📌 {fact}", "en": "📌 {fact}"},
+    "pin_help": {
+        "ko": "{turn}턴의 이 사실을 고정해 항상 컨텍스트에 넣습니다.",
+        "en": "Pin this fact of turn {turn}: always in the context.",
+    },
+    "pins": {"ko": "📌 고정된 사실 ({n}/25)", "en": "📌 Pinned facts ({n}/25)"},
+    "pins_empty": {
+        "ko": "고정된 사실이 없습니다. 요약 카드의 빠진 사실을 눌러 고정할 수 있습니다.",
+        "en": "Nothing pinned. Click a dropped fact on a summary card to pin it.",
+    },
+    "unpin": {"ko": "고정 해제", "en": "Unpin"},
+    "recalled": {
+        "ko": "🔁 이번 턴에 회상한 이전 대화 ({n}개)",
+        "en": "🔁 Earlier turns recalled this turn ({n})",
+    },
+    "recalled_none": {
+        "ko": "이번 턴에는 관련 있는 이전 대화가 없어 아무것도 회상하지 않았습니다.",
+        "en": "Nothing earlier was relevant to this turn, so nothing was recalled.",
+    },
+    "recalled_item": {
+        "ko": "{turn}턴 · 관련도 {score} · 일치한 낱말: {terms}",
+        "en": "Turn {turn} · relevance {score} · matched words: {terms}",
+    },
+    "probe": {"ko": "이 질문을 보내면?", "en": "What if I asked…"},
+    "probe_help": {
+        "ko": "질문을 입력하면 회상될 이전 대화까지 포함한 컨텍스트를 보여줍니다. 보내지는 않습니다.",
+        "en": "Type a question to see the context it would get, recalled turns included. Nothing is sent.",
+    },
     "calls": {
         "ko": "요약·병합 {calls}회 (모델 요청 {requests}회)",
         "en": "{calls} summaries and merges ({requests} model requests)",

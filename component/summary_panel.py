@@ -9,6 +9,7 @@ import streamlit as st
 from langchain_core.messages import BaseMessage
 
 from component.i18n import t
+from graph.times import describe_span, describe_time, item_time
 
 
 def summary_stats(history: Sequence[Mapping[str, Any]]) -> dict[str, int]:
@@ -24,13 +25,44 @@ def summary_stats(history: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     }
 
 
+def render_facts(
+    record: Mapping[str, Any] | None,
+    key: str,
+    lang: str,
+    on_pin: Callable[[str, int], None] | None,
+) -> None:
+    """A summary's lost-facts line: how many facts it kept, and a pin button per dropped one."""
+    if not record or not record.get("total"):
+        return
+    facts = record.get("facts", [])
+    dropped = [facts[i] for i in record.get("dropped", []) if i < len(facts)]
+    line = t("facts_kept", lang, kept=record["kept"], total=record["total"])
+    if dropped:
+        line += " · " + t("facts_dropped", lang, facts=", ".join(str(f[0]) for f in dropped))
+    st.caption(line, help=t("facts_help", lang))
+    if on_pin is None or not dropped:
+        return
+    columns = st.columns(min(3, len(dropped)))
+    for i, (text, turn, _kind) in enumerate(dropped[:9]):
+        columns[i % len(columns)].button(
+            t("pin", lang, fact=text),
+            key=f"pin_{key}_{i}",
+            help=t("pin_help", lang, turn=turn),
+            on_click=on_pin,
+            args=(str(text), int(turn)),
+        )
+
+
 def render_card(
     entry: Mapping[str, Any],
     meta: Mapping[str, Any] | None,
     lang: str,
     replaced_by: Sequence[int] | None = None,
+    facts: Mapping[str, Any] | None = None,
+    span: str = "",
+    on_pin: Callable[[str, int], None] | None = None,
 ) -> None:
-    """One summary: turns and rate, original -> summary chars, target vs achieved, text, cost."""
+    """One summary card: turns, rate, sizes, target, time, text, facts kept and cost."""
     turns = entry["turns"]
     target = int(entry["original_chars"] * entry["compression_rate"])
     with st.container(border=True):
@@ -42,7 +74,10 @@ def render_card(
         st.caption(t("card_chars", lang, orig=entry["original_chars"], summ=entry["summary_chars"]))
         pct = round(100 * entry["summary_chars"] / target) if target else 100
         st.caption(t("card_target", lang, target=target, summ=entry["summary_chars"], pct=pct))
+        if span:
+            st.caption(t("card_time", lang, span=span))
         st.write(entry["summary"])
+        render_facts(facts, f"{turns[0]}_{turns[-1]}", lang, on_pin)
         if replaced_by:
             st.caption("↳ " + t("in_digest", lang, start=replaced_by[0], end=replaced_by[-1]))
         if meta:
@@ -73,8 +108,13 @@ def top_digest_of(
     return max(covering, key=lambda d: _span(d)[1] - _span(d)[0])["turns"] if covering else None
 
 
-def render_digests(digests: Sequence[Mapping[str, Any]], lang: str) -> None:
-    """The hierarchy of digests: each with its level, range, sizes and what it replaced."""
+def render_digests(
+    digests: Sequence[Mapping[str, Any]],
+    lang: str,
+    facts: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
+    on_pin: Callable[[str, int], None] | None = None,
+) -> None:
+    """The digests by level: range, sizes, what each replaced, and the facts it kept."""
     if not digests:
         return
     with st.expander(f"{t('digests', lang)} · {len(digests)}"):
@@ -93,6 +133,47 @@ def render_digests(digests: Sequence[Mapping[str, Any]], lang: str) -> None:
                 )
             )
             st.write(digest["summary"])
+            render_facts((facts or {}).get((first, last)), f"d{first}_{last}", lang, on_pin)
+
+
+def render_pins(
+    pins: Sequence[Mapping[str, Any]], lang: str, on_unpin: Callable[[str], None] | None
+) -> None:
+    """The pinned facts, each with the sentence it came from and an unpin button."""
+    with st.expander(t("pins", lang, n=len(pins)), expanded=bool(pins)):
+        if not pins:
+            st.caption(t("pins_empty", lang))
+        for i, pin in enumerate(pins):
+            left, right = st.columns([4, 1])
+            left.markdown(f"**{pin['fact']}** · {t('turn', lang, n=pin['turn'])}")
+            if pin.get("source"):
+                left.caption(str(pin["source"]))
+            if on_unpin is not None:
+                right.button(
+                    t("unpin", lang), key=f"unpin_{i}", on_click=on_unpin, args=(str(pin["fact"]),)
+                )
+
+
+def render_recalled(recalled: Sequence[Mapping[str, Any]], lang: str) -> None:
+    """What recall added to this turn's context, and why: relevance and the matching words."""
+    with st.expander(t("recalled", lang, n=len(recalled))):
+        if not recalled:
+            st.caption(t("recalled_none", lang))
+        for item in recalled:
+            st.markdown(
+                "**"
+                + t(
+                    "recalled_item",
+                    lang,
+                    turn=item["turn"],
+                    score=f"{float(item['score']):.2f}",
+                    terms=", ".join(str(x) for x in item.get("terms", [])),
+                )
+                + "**"
+            )
+            if item.get("time"):
+                st.caption(describe_time(str(item["time"])))
+            st.text(str(item["text"]))
 
 
 def render_window(window: Sequence[str], lang: str) -> None:
@@ -145,10 +226,18 @@ def render_stats(history: Sequence[Mapping[str, Any]], lang: str) -> None:
 
 
 def render_next_context(
-    messages: Sequence[BaseMessage], chars: int, summarize_first: Sequence[int], lang: str
+    messages: Sequence[BaseMessage],
+    chars: int,
+    summarize_first: Sequence[int],
+    lang: str,
+    probe_key: str | None = None,
 ) -> None:
-    """The exact context the next model call receives."""
-    with st.expander(t("next_context", lang)):
+    """The exact context the next model call receives; a probe question shows its recall."""
+    with st.expander(
+        t("next_context", lang), expanded=bool(probe_key and st.session_state.get(probe_key))
+    ):
+        if probe_key:
+            st.text_input(t("probe", lang), key=probe_key, help=t("probe_help", lang))
         st.caption(t("next_size", lang, chars=f"{chars:,}", n=len(messages)))
         if summarize_first:
             st.info(t("next_summarize", lang, start=summarize_first[0], end=summarize_first[-1]))
@@ -220,6 +309,13 @@ def render_summary_panel(
     on_import: Callable[[bytes], None],
     comparison: Mapping[str, Sequence[int]] | None = None,
     on_compare: Callable[[], None] | None = None,
+    facts: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
+    times: Mapping[str, Sequence[str]] | None = None,
+    pins: Sequence[Mapping[str, Any]] = (),
+    recalled: Sequence[Mapping[str, Any]] = (),
+    on_pin: Callable[[str, int], None] | None = None,
+    on_unpin: Callable[[str], None] | None = None,
+    probe_key: str | None = None,
 ) -> None:
     """The whole right-hand panel of the chat tab."""
     st.subheader(t("panel", lang))
@@ -235,15 +331,26 @@ def render_summary_panel(
     elif strategy == "recursive":
         render_memory(memory, entities, lang)
     else:
-        render_digests(digests, lang)
+        render_digests(digests, lang, facts, on_pin)
+    render_pins(pins, lang, on_unpin)
     if not history:
         st.caption(t("no_summaries", lang))
     meta_by_turn = {tuple(m["turns"])[0]: m for m in meta}
     for entry in history:
         replaced_by = top_digest_of(entry, digests) if strategy == "three_turn" else None
-        render_card(entry, meta_by_turn.get(entry["turns"][0]), lang, replaced_by)
+        span = item_time(entry, times or {})
+        render_card(
+            entry,
+            meta_by_turn.get(entry["turns"][0]),
+            lang,
+            replaced_by,
+            (facts or {}).get(_span(entry)),
+            describe_span(span[0], span[-1]) if span else "",
+            on_pin,
+        )
     render_stats(history, lang)
-    render_next_context(next_messages, next_chars, summarize_first, lang)
+    render_recalled(recalled, lang)
+    render_next_context(next_messages, next_chars, summarize_first, lang, probe_key)
     render_chart(context_log, lang)
     if on_compare is not None:
         render_comparison(comparison, lang, on_compare)

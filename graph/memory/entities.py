@@ -26,6 +26,16 @@ _KEYED_VALUE = re.compile(
     r"([가-힣A-Za-z]{2,8})(?:은|는|이|가|:)\s*"
     r"((?:\d{4}년\s*)?\d{1,2}월\s*\d{1,2}일|\d{4}-\d{2}-\d{2}|[\d,.]+\s*(?:억|만|천)?\s*(?:원|달러|유로|명|개|일|시간|%|퍼센트|km|kg))"
 )
+_KEYED_WORD = re.compile(
+    r"(?<![A-Za-z])([a-z][a-z_]{1,20})\s*(?:은|는|이|가|:|=)\s*([A-Za-z0-9$€₩£][\w$€₩£.,-]*?)(?=[\s,.;)]|이고|이며|입니다|예요|이에요|$)"
+)
+"""Seed 003's own examples: "provider는 aws", "region: ap-northeast-2"."""
+_KEYED_AMOUNT = re.compile(
+    r"\b(budget|price|cost|limit|target|salary|rent|fee|deposit|spend|total)s?\s*(?:is|was|of|:|=)?\s*"
+    r"([$€£₩]\s?\d[\d,.]*(?:\s?[kKmM]\b)?|\d[\d,.]*\s?(?:dollars|euros|won|usd|eur|krw)\b)",
+    re.IGNORECASE,
+)
+"""Seed 003's "budget $10,000" and the like."""
 _STOP_KEYS = {"그것", "이것", "저것", "오늘", "내일", "어제", "우리", "제가", "내가"}
 
 
@@ -35,10 +45,13 @@ def extract_entities(text: str, turn: int) -> list[Entity]:
     for key, pattern in _RULES:
         for match in pattern.finditer(text):
             found.append({"key": key, "value": match.group(1).strip(), "turn": turn})
-    for match in _KEYED_VALUE.finditer(text):
-        key, value = match.group(1), " ".join(match.group(2).split())
-        if key not in _STOP_KEYS:
-            found.append({"key": key, "value": value, "turn": turn})
+    for pattern in (_KEYED_VALUE, _KEYED_WORD, _KEYED_AMOUNT):
+        for match in pattern.finditer(text):
+            key, value = match.group(1), " ".join(match.group(2).split()).rstrip(",.")
+            if key not in _STOP_KEYS and value:
+                found.append(
+                    {"key": key.lower() if key.isascii() else key, "value": value, "turn": turn}
+                )
     return found
 
 

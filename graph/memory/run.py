@@ -16,7 +16,9 @@ from langgraph.errors import GraphBubbleUp
 
 from graph.context import covered_turns
 from graph.errors import ErrorCode, error_record
+from graph.memory.facts import check_facts, record_facts_of, turn_facts
 from graph.storage.archive import Archive, archive_turns, record_summary_meta
+from graph.storage.facts import facts_in_range, record_facts
 from graph.summarizer import Summarizer
 from graph.times import turn_time
 from graph.turns import original_chars, split_turns
@@ -105,6 +107,13 @@ class SummaryRun:
                     "made_at_turn": self.turn,
                 },
             )
+            record_facts(
+                self.archive,
+                self.thread_id,
+                first,
+                last,
+                check_facts(turn_facts(first, block), result.text),
+            )
             archive_turns(self.archive, self.thread_id, first, block)
             self.removals.extend(RemoveMessage(id=m.id) for m in messages if m.id)
             self.archived = last
@@ -131,6 +140,19 @@ class SummaryRun:
         self.calls += result.attempts
         self.invocations += 1
         return result.text
+
+    def check_digest(self, digest: Mapping[str, Any]) -> None:
+        """Record which facts of a digest's source turns the digest dropped."""
+        if self.archive is None:
+            return
+        first, last = int(digest["turns"][0]), int(digest["turns"][-1])
+        facts = [
+            fact
+            for record in facts_in_range(self.archive, self.thread_id, first, last)
+            for fact in record_facts_of(record)
+        ]
+        record = check_facts(facts, str(digest["summary"])) | {"digest": True}
+        record_facts(self.archive, self.thread_id, first, last, record)
 
     def result(self) -> dict[str, Any]:
         """The state update of this run."""

@@ -49,6 +49,7 @@ class ThreeTurn:
             if text is None:
                 break
             digests.append(make_digest(parts, text, run.rate, run.times))
+            run.check_digest(digests[-1])
             items = active_items(run.history, digests)
         if len(digests) != len(run.state.get("summary_digests", [])):
             run.update["summary_digests"] = digests

@@ -3,10 +3,12 @@
 - `app`: the compiled graph with its persistence (`open_app`).
 - `turns`: running a turn or answering an approval, in a worker thread per conversation.
 - `threads`: creating, listing, configuring, reading, exporting and deleting threads.
+- `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
 """
 
 from graph.session.app import ChatApp, open_app, pending_approval
+from graph.session.facts import lost_facts, pin, pinned_facts, unpin
 from graph.session.preview import NextContext, preview_next_context
 from graph.session.threads import (
     ThreadView,
@@ -47,9 +49,12 @@ __all__ = [
     "delete_thread",
     "export_thread",
     "load_thread",
+    "lost_facts",
     "new_thread",
     "open_app",
     "pending_approval",
+    "pin",
+    "pinned_facts",
     "preview_next_context",
     "rename_thread",
     "resume_turn",
@@ -62,5 +67,6 @@ __all__ = [
     "start_turn",
     "thread_strategy",
     "threads",
+    "unpin",
     "wait_idle",
 ]

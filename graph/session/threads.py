@@ -23,6 +23,7 @@ from graph.storage.archive import (
     register_thread,
     update_thread,
 )
+from graph.storage.facts import load_facts, read_pins
 from graph.turns import split_turns
 
 
@@ -197,6 +198,14 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
         "strategy": view.strategy,
         "context_budget": view.context_budget,
         "recall": view.recall,
+        "summary_times": view.state.get("summary_times", {}),
+        "pinned": read_pins(app.persistence.archive, thread_id),
+        "lost_facts": [
+            {"turns": [first, last], **record}
+            for (first, last), record in sorted(
+                load_facts(app.persistence.archive, thread_id).items()
+            )
+        ],
         "summary_digests": view.state.get("summary_digests", []),
         "window_summary": view.state.get("window_summary", ""),
         "memory": view.state.get("memory", ""),

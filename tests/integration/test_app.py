@@ -60,6 +60,16 @@ def _state(db: Path, thread: str) -> dict:
         persistence.close()
 
 
+def _export(db: Path, thread: str) -> dict:
+    from graph.session import export_thread, open_app
+
+    app = open_app(load_settings({"CHAT_DB_PATH": str(db)}), tools=[], index=None)
+    try:
+        return export_thread(app, thread)
+    finally:
+        app.persistence.close()
+
+
 def test_four_turns_make_one_card_with_the_right_numbers(db: Path) -> None:
     at = _app()
     for text in [
@@ -184,11 +194,6 @@ def test_reload_while_paused_still_shows_the_approval(db: Path) -> None:
     assert any("[ok]\n42" in t.value for t in again.text)
 
 
-def _thread(at: AppTest) -> str:
-    value = at.query_params["thread"]
-    return value[0] if isinstance(value, list) else value
-
-
 def test_strategy_is_chosen_per_thread_and_the_panel_shows_what_it_keeps(db: Path) -> None:
     at = _app()
     picker = at.sidebar.selectbox[0]
@@ -270,3 +275,45 @@ def test_comparison_replays_the_thread_under_every_strategy(db: Path) -> None:
     # the comparison ran in its own databases: this thread is untouched
     state = _state(db, _thread(at))
     assert state["turn_count"] == 12 and state.get("strategy") == "three_turn"
+
+
+def test_recall_pins_and_lost_facts_in_the_panel(db: Path) -> None:
+    at = _app()
+    at.sidebar.slider[0].set_value(0.1).run()  # a hard compression drops facts
+    _say(
+        at,
+        "제 차는 흰색 아반떼예요. 주차 자리는 지하 2층 B-14예요. 출입증 번호는 NB-7731이에요. "
+        "내선 번호는 4417번이고 입사일은 2021년 3월 2일입니다.",
+    )
+    for turn in range(2, 8):
+        _say(at, f"{turn}번째 안건: 분기 보고서 표지 색과 글꼴을 정하는 중이에요.")
+    thread = _thread(at)
+    texts = _texts(at)
+    # the card of turns 1-3 says which facts it kept and which it dropped
+    kept = next(t for t in texts if re.match(r"사실 \d+/\d+개 유지", t))
+    record = {tuple(r["turns"]): r for r in _export(db, thread)["lost_facts"]}[(1, 3)]
+    assert kept.startswith(f"사실 {record['kept']}/{record['total']}개 유지")
+    dropped = [record["facts"][i][0] for i in record["dropped"]]
+    dropped_turn = record["facts"][record["dropped"][0]][1] if dropped else 0
+    assert dropped, "the extractive summary kept every fact; the test needs one it dropped"
+    # pin the first dropped fact: it is listed and goes into the next context
+    at.button(key="pin_1_3_0").click().run()
+    assert not at.exception, at.exception
+    assert f"**{dropped[0]}** · {dropped_turn}턴" in _texts(at)
+    # a question recalls turn 1; the panel shows what was recalled and why
+    _say(at, "제 차 주차 자리가 어디였죠?")
+    state = _state(db, thread)
+    assert [r["turn"] for r in state["recalled"]] == [1]
+    texts = _texts(at)
+    line = next(t for t in texts if t.startswith("**1턴 · 관련도"))
+    assert f"관련도 {state['recalled'][0]['score']:.2f}" in line and "주차" in line
+    assert state["pinned"][0]["fact"] == dropped[0]
+    # the next-context view recalls for a probe question and always holds the pin
+    at.text_input(key=f"probe_{thread}").set_value("출입증 번호가 뭐였죠?").run()
+    shown = "\n".join(t.value for t in at.text)
+    assert "[관련 이전 대화]" in shown and "NB-7731" in shown
+    assert "[고정된 사실]" in shown and dropped[0] in shown
+    # unpin
+    at.button(key="unpin_0").click().run()
+    assert not at.exception, at.exception
+    assert _export(db, thread)["pinned"] == []
