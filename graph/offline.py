@@ -150,7 +150,18 @@ class Memory:
     text: str
     weight: float
     kind: str = "memory"
-    """memory (summaries, earlier turns) or document (a retrieved passage)."""
+    """memory (summaries, earlier turns, recalled turns, pins) or document (a passage)."""
+    turn: int = 0
+    """For a recalled turn: its number, so the answer can name it (and a later one wins)."""
+    time: str = ""
+    """For a recalled turn: when it was sent, as the context shows it."""
+
+    def cite(self, korean: bool) -> str:
+        """How the answer names this memory."""
+        if not self.turn:
+            return self.label
+        when = f", {self.time}" if self.time else ""
+        return f"{self.turn}턴{when}" if korean else f"turn {self.turn}{when}"
 
 
 _CONCEPTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
@@ -169,6 +180,16 @@ _CONCEPTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"얼마|금액|예산|비용|how much|cost|budget|price"),
         re.compile(r"\d[\d,.]*\s*(원|만원|억|달러|유로|\$|usd|eur)|[$€₩]\s*\d"),
     ),
+    (
+        re.compile(r"어디|장소|위치|동네|where|which city|what place"),
+        re.compile(
+            r"[가-힣]+(에서|으로|로)\s|[가-힣]+(시|도|구|동|역|호텔|식당|공항)\b|\b(in|at|to) [a-z]+"
+        ),
+    ),
+    (
+        re.compile(r"좋아|선호|취향|favou?rite|prefer|like"),
+        re.compile(r"좋아|선호|즐겨|항상|늘|favou?rite|prefer|always|love|like"),
+    ),
 )
 CONCEPT_BONUS = 0.3
 """Added when a memory has the kind of fact the question asks for (a name, a time, an amount)."""
@@ -178,21 +199,31 @@ def find_memory(question: str, memories: Sequence[Memory]) -> tuple[Memory, floa
     """The memory sharing most of the question's words, or None below `NO_MATCH`.
 
     Word overlap is counted on character bigrams (robust to Korean particles); a memory that
-    holds the kind of fact the question asks for (a name, a time, an amount) gets a bonus.
+    holds the kind of fact the question asks for (a name, a time, an amount, a place, a
+    preference) gets a bonus. Among recalled turns that score within `RECENT_MARGIN` of the
+    best, the latest wins: a fact said again later is the current one.
     """
     wanted = _bigrams(question)
     if not wanted:
         return None
     lower = question.lower()
     asked = [answer for ask, answer in _CONCEPTS if ask.search(lower)]
-    best: tuple[Memory, float] | None = None
+    scored: list[tuple[Memory, float]] = []
     for memory in memories:
         score = len(wanted & _bigrams(memory.text)) / len(wanted)
         score += CONCEPT_BONUS * sum(bool(a.search(memory.text.lower())) for a in asked)
-        score *= memory.weight
-        if best is None or score > best[1]:
-            best = (memory, score)
-    return best if best and best[1] >= NO_MATCH else None
+        scored.append((memory, score * memory.weight))
+    if not scored:
+        return None
+    best = max(scored, key=lambda pair: pair[1])
+    if best[0].turn:
+        close = [p for p in scored if p[0].turn and p[1] >= best[1] - RECENT_MARGIN]
+        best = max(close, key=lambda pair: (pair[0].turn, pair[1]))
+    return best if best[1] >= NO_MATCH else None
+
+
+RECENT_MARGIN = 0.1
+"""Recalled turns this close to the best score count as equally relevant."""
 
 
 def _system_memories(system: str) -> list[Memory]:
@@ -203,6 +234,24 @@ def _system_memories(system: str) -> list[Memory]:
     """
     head = system.split("[참고 문서]", 1)[0]
     memories: list[Memory] = []
+    recalled = re.search(r"\[관련 이전 대화\]\n(.*?)(?=\n\n?\[(?!\d+턴)|\Z)", head, re.S)
+    if recalled:
+        body = recalled.group(1)
+        for turn, when, text in re.findall(
+            r"^\[(\d+)턴(?:, ([^\]]+))?\]\n(.*?)(?=\n\n\[\d+턴|\Z)", body, re.S | re.M
+        ):
+            memories.append(
+                Memory(f"{turn}턴", text.strip(), 1.0, "recalled", int(turn), when or "")
+            )
+        head = head.replace(recalled.group(0), "")
+    pinned = re.search(r"\[고정된 사실\]\n(.*?)(?=\n\n?\[|\Z)", head, re.S)
+    if pinned:
+        for fact, turn, source in re.findall(
+            r"^- (.+?) \((\d+)턴(?:: (.*))?\)$", pinned.group(1), re.M
+        ):
+            text = f"{fact} — {source}" if source else fact
+            memories.append(Memory("고정된 사실", text, 1.0, "pinned", int(turn)))
+        head = head.replace(pinned.group(0), "")
     for line in head.splitlines():
         summary = re.match(r"\[(\d+-\d+턴)(?:, ([^\]]+))?\]\s*(.+)", line)
         if summary:
@@ -442,9 +491,10 @@ class OfflineChatModel(BaseChatModel):
         if found:
             memory, _ = found
             quote = memory.text if len(memory.text) <= 400 else memory.text[:399] + "…"
+            quote = quote.replace("\n", "\n> ")
             if korean:
-                return f"제 대화 기록에서 가장 관련 있는 내용은 이것입니다 ({memory.label}):\n\n> {quote}"
-            return f"The closest thing in my context ({memory.label}):\n\n> {quote}"
+                return f"제 대화 기록에서 가장 관련 있는 내용은 이것입니다 ({memory.cite(True)}):\n\n> {quote}"
+            return f"The closest thing in my context ({memory.cite(False)}):\n\n> {quote}"
         if any(lower.startswith(g) or g in lower[:12] for g in _GREETINGS):
             return (
                 "안녕하세요! 저는 API 키 없이 동작하는 오프라인 엔진입니다. 계산, 시간, 파일 읽기를 "

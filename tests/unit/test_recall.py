@@ -152,3 +152,51 @@ def test_pinned_facts_are_always_in_the_context_and_capped(tmp_path: Path) -> No
         assert not unpin_fact(archive, thread, "없는 사실")
     finally:
         app.persistence.close()
+
+
+PLANTED = {
+    5: (
+        "제 여권 만료일은 2029년 4월 30일이에요. 해외 출장 전에 확인하려고요.",
+        "네, 알려 주셔서 고맙습니다.",
+    ),
+    12: ("FYI the quarterly report deadline moved to Friday, June 12.", "Thanks for the heads-up."),
+    20: ("제 멘토는 플랫폼팀 한가람 선임으로 정해졌어요.", "좋은 분이 배정되셨네요."),
+    30: ("We booked the team dinner at Tavola Rossa near the office.", "Sounds good."),
+    44: ("On trains I always pick a window seat, I get motion sick otherwise.", "Good to know."),
+    60: ("이번 분기 마케팅 예산은 2,350만원으로 확정됐어요.", "확정되어 다행입니다."),
+    80: (
+        "Change of plan: the team dinner moved to Blue Heron Grill.",
+        "Got it, I'll note the change.",
+    ),
+}
+ASKED = [
+    ("여권 유효기간이 언제까지였죠?", "2029년 4월 30일", 5),
+    ("When is the quarterly report due now?", "June 12", 12),
+    ("제 멘토가 누구로 배정됐었죠?", "한가람", 20),
+    ("Where is the team dinner going to be?", "Blue Heron Grill", 80),
+    ("Which seat do I like on a train?", "window seat", 44),
+    ("마케팅 예산이 최종적으로 얼마로 정해졌죠?", "2,350만원", 60),
+]
+
+
+def test_the_offline_engine_answers_from_the_recalled_turn_and_names_it(tmp_path: Path) -> None:
+    from graph.replay import copy_database
+
+    turns = make_transcript(199)["turns"]
+    for turn, (user, assistant) in PLANTED.items():
+        turns[turn - 1] = {"user": user, "assistant": assistant}
+    db = tmp_path / "long.sqlite"
+    report = replay(turns, 0.3, db, "three_turn", CHAT_PROVIDER="offline")
+    for question, value, turn in ASKED:
+        scratch = tmp_path / "scratch.sqlite"
+        copy_database(db, scratch)
+        app = _app(scratch)
+        try:
+            outcome = run_turn(
+                app, report["thread_id"], question, turn_count=200, compression_rate=0.3
+            )
+        finally:
+            app.persistence.close()
+            scratch.unlink()
+        named = f"({turn}턴" if any("가" <= c <= "힣" for c in question) else f"(turn {turn}"
+        assert value in outcome.answer and named in outcome.answer, (question, outcome.answer)
