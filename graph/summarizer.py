@@ -8,18 +8,27 @@ sentence boundary, so `summary_chars` (the length actually stored) never runs aw
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from pydantic import BaseModel, Field
 
 from graph.turns import content_text
 from prompt import get_prompt
 
+log = logging.getLogger(__name__)
+
+Entity = dict[str, Any]
+"""{key, value, turn}, as seed 003 stores it."""
+
+RECENT_WEIGHT = 1.5
+"""How much more the new summary's sentences weigh in an offline memory rewrite."""
 RETRY_TOLERANCE = 0.25
 """An LLM summary further than this from the target is asked for once more."""
 EXTRACTIVE_TOLERANCE = 0.10
@@ -73,6 +82,18 @@ class Summarizer(Protocol):
         self, summaries: Sequence[str], target_chars: int, *, turn_label: str
     ) -> SummaryResult:
         """Merge consecutive summaries into one higher-level digest."""
+        ...
+
+    def rewrite_memory(
+        self, memory: str, summary: str, target_chars: int, *, turn_label: str
+    ) -> SummaryResult:
+        """Seed 003: M_i = LLM(M_{i-1}, S_i), recent first, finished topics shrunk."""
+        ...
+
+    def entities(
+        self, turns: Sequence[Sequence[BaseMessage]], first_turn: int
+    ) -> tuple[list[Entity], int]:
+        """Seed 003's entities {key, value, turn} of turns `first_turn, ...`, and model calls."""
         ...
 
 
@@ -263,6 +284,64 @@ class ExtractiveSummarizer:
         text = extract_to_length(units, target_chars) if units else ""
         return SummaryResult(text=text.strip(), attempts=0, elapsed_ms=_ms(start))
 
+    def rewrite_memory(
+        self, memory: str, summary: str, target_chars: int, *, turn_label: str
+    ) -> SummaryResult:
+        """Rewrite the memory from its sentences and the new summary's, recent ones first.
+
+        The new summary's sentences weigh more (seed 003: recent conversation first), so
+        when the memory is full the oldest, least informative sentences leave.
+        """
+        start = time.perf_counter()
+        old = sentences(memory)
+        new = sentences(summary)
+        units = [
+            _Unit(order=i, label="", text=s, score=_score(s, s.startswith(_USER_LABELS), False))
+            for i, s in enumerate(old)
+        ] + [
+            _Unit(
+                order=len(old) + i,
+                label="",
+                text=s,
+                score=RECENT_WEIGHT * _score(s, s.startswith(_USER_LABELS), False),
+            )
+            for i, s in enumerate(new)
+        ]
+        text = extract_to_length(units, target_chars) if units else ""
+        return SummaryResult(text=text.strip(), attempts=0, elapsed_ms=_ms(start))
+
+    def entities(
+        self, turns: Sequence[Sequence[BaseMessage]], first_turn: int
+    ) -> tuple[list[Entity], int]:
+        """Entities by rule (names, contacts, `key는 value`, `budget $10,000`); no model call."""
+        return rule_entities(turns, first_turn), 0
+
+
+def rule_entities(turns: Sequence[Sequence[BaseMessage]], first_turn: int) -> list[Entity]:
+    """Seed 003's entities of turns by the offline rules, in order of appearance."""
+    from graph.memory.entities import extract_entities
+
+    found: list[Entity] = []
+    for offset, turn in enumerate(turns):
+        for msg in turn:
+            if isinstance(msg, HumanMessage | AIMessage) and not getattr(msg, "tool_calls", None):
+                found.extend(extract_entities(content_text(msg), first_turn + offset))
+    return found
+
+
+class EntityItem(BaseModel):
+    """One entity as the model reports it."""
+
+    key: str = Field(description="short name of the information, e.g. provider, budget, 이름")
+    value: str = Field(description="the value exactly as said in the conversation")
+    turn: int = Field(description="the turn number where the value was said")
+
+
+class EntityList(BaseModel):
+    """The entities of a block of conversation."""
+
+    entities: list[EntityItem] = Field(default_factory=list)
+
 
 class LLMSummarizer:
     """Summarizer that asks a chat model, then holds it to the target length."""
@@ -318,6 +397,47 @@ class LLMSummarizer:
             summaries="\n".join(f"- {s}" for s in summaries),
         )
         return self._complete(prompt, target_chars)
+
+    def rewrite_memory(
+        self, memory: str, summary: str, target_chars: int, *, turn_label: str
+    ) -> SummaryResult:
+        """Seed 003's rewrite with its memory rules (recent first, finished topics shrink)."""
+        prompt = get_prompt(
+            "summary.memory",
+            turn_label=turn_label,
+            target_chars=target_chars,
+            memory=memory,
+            summary=summary,
+        )
+        return self._complete(prompt, target_chars)
+
+    def entities(
+        self, turns: Sequence[Sequence[BaseMessage]], first_turn: int
+    ) -> tuple[list[Entity], int]:
+        """Entities from the model (structured output, one call); the rules if it fails."""
+        numbered = "\n".join(
+            f"[{first_turn + offset}턴] {format_conversation(turn)}"
+            for offset, turn in enumerate(turns)
+        )
+        try:
+            answer = self.model.with_structured_output(EntityList).invoke(
+                [HumanMessage(content=get_prompt("summary.entities", conversation=numbered))]
+            )
+            if not isinstance(answer, EntityList):
+                raise TypeError(f"expected EntityList, got {type(answer).__name__}")
+        except Exception as exc:  # noqa: BLE001 - the rules are a sound fallback
+            log.warning("entity extraction by the model failed, using the rules: %s", exc)
+            return rule_entities(turns, first_turn), 1
+        last = first_turn + len(turns) - 1
+        return [
+            {
+                "key": e.key.strip(),
+                "value": e.value.strip(),
+                "turn": min(last, max(first_turn, e.turn)),
+            }
+            for e in answer.entities
+            if e.key.strip() and e.value.strip()
+        ], 1
 
     def _complete(self, prompt: str, target_chars: int) -> SummaryResult:
         """Ask, hold the answer to the target length, and time it."""

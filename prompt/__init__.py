@@ -21,6 +21,8 @@ TEMPLATES: dict[str, str] = {
     "summary.generate": summary.SUMMARY_GENERATOR,
     "summary.retry": summary.SUMMARY_RETRY,
     "summary.digest": summary.DIGEST_GENERATOR,
+    "summary.memory": summary.MEMORY_REWRITER,
+    "summary.entities": summary.ENTITY_EXTRACTOR,
     "router.system": router.ROUTER_SYSTEM,
 }
 

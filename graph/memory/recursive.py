@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import BaseMessage
 
 from graph.context import Extras, system_prompt, unsummarized
 from graph.memory.bounded import active_items
-from graph.memory.entities import extract_entities, format_entities, update_entities
+from graph.memory.entities import format_entities, update_entities
 from graph.memory.run import SummaryRun
 from graph.summarizer import sentences
-from graph.turns import content_text
 
 KEEP_RAW_TURNS = 5
 """Raw turns kept in the context."""
@@ -57,21 +56,15 @@ class Recursive:
         if due is None or block is None:
             return
         first = due[0]
-        entities = list(run.state.get("entities", []))
-        for offset, turn_messages in enumerate(block):
-            for msg in turn_messages:
-                if isinstance(msg, HumanMessage | AIMessage) and not getattr(
-                    msg, "tool_calls", None
-                ):
-                    found = extract_entities(content_text(msg), first + offset)
-                    entities = update_entities(entities, found)
+        found = run.entities(block, first)
+        entities = update_entities(list(run.state.get("entities", [])), found)
         text = run.summarize(first, block)
         if text is None:
             return
         memory = run.update.get("memory", run.state.get("memory", ""))
         if memory:
-            label = f"1-{first + due[1] - 1}턴"
-            merged = run.merge([memory, text], label, MEMORY_CHARS)
+            label = f"{first}-{first + due[1] - 1}턴"
+            merged = run.rewrite_memory(memory, text, label, MEMORY_CHARS)
             memory = merged if merged is not None else f"{memory} {text}"
         else:
             memory = text

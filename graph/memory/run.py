@@ -19,7 +19,7 @@ from graph.errors import ErrorCode, error_record
 from graph.memory.facts import check_facts, record_facts_of, turn_facts
 from graph.storage.archive import Archive, archive_turns, record_summary_meta
 from graph.storage.facts import facts_in_range, record_facts
-from graph.summarizer import Summarizer
+from graph.summarizer import Summarizer, rule_entities
 from graph.times import turn_time
 from graph.turns import original_chars, split_turns
 
@@ -153,6 +153,29 @@ class SummaryRun:
         ]
         record = check_facts(facts, str(digest["summary"])) | {"digest": True}
         record_facts(self.archive, self.thread_id, first, last, record)
+
+    def rewrite_memory(self, memory: str, summary: str, label: str, target: int) -> str | None:
+        """Seed 003's memory rewrite M_i = LLM(M_{i-1}, S_i); None on failure."""
+        try:
+            if self.summarizer is None:
+                raise RuntimeError("no summarizer")
+            result = self.summarizer.rewrite_memory(memory, summary, target, turn_label=label)
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the memory grows by the summary instead
+            self.error(ErrorCode.SUMMARY_FAILED, exc)
+            return None
+        self.calls += result.attempts
+        self.invocations += 1
+        return result.text
+
+    def entities(self, block: list[list[BaseMessage]], first: int) -> list[dict[str, Any]]:
+        """Entities of a block: from the model with one configured, else by rule."""
+        if self.summarizer is None:
+            return rule_entities(block, first)
+        found, calls = self.summarizer.entities(block, first)
+        self.calls += calls
+        return found
 
     def result(self) -> dict[str, Any]:
         """The state update of this run."""

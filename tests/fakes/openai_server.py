@@ -79,14 +79,20 @@ def install(
     server: FakeHTTPServer,
     script: list[Responder],
     summary: Callable[[dict[str, Any]], str] | None = None,
+    entities: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Answer chat calls from `script` in order and summary calls with `summary`; return bodies seen."""
+    """Answer chat calls from `script` in order, summary calls with `summary`, structured
+    entity calls with `entities`; return the bodies seen."""
     bodies: list[dict[str, Any]] = []
 
     def handle(req: Request) -> Reply:
         body = req.json()
         bodies.append(body)
         last = body["messages"][-1]["content"] or ""
+        schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
+        if schema == "EntityList":  # seed 003's entities from the summary model
+            found = entities(body) if entities is not None else []
+            return Reply(chunks=stream_text(json.dumps({"entities": found}, ensure_ascii=False)))
         if body.get("response_format"):  # the router's structured decision
             return Reply(chunks=stream_text(json.dumps({"route": "agent", "reason": "small talk"})))
         if (

@@ -103,3 +103,49 @@ def test_llm_summary_is_held_to_its_target(http_server, tmp_path: Path) -> None:
     ]
     assert len(summary_calls) == 2
     assert f"{400}자" in summary_calls[1]["messages"][-1]["content"]  # told the measured length
+
+
+def test_recursive_memory_uses_model_entities_and_the_seeds_memory_rules(
+    http_server, tmp_path: Path
+) -> None:
+    from graph.session import set_thread_strategy
+
+    def entities(body):
+        prompt = body["messages"][-1]["content"]
+        assert "[1턴]" in prompt or "[6턴]" in prompt  # the turns are numbered for the model
+        return (
+            [{"key": "provider", "value": "aws", "turn": 3}]
+            if "[1턴]" in prompt
+            else [{"key": "budget", "value": "$10,000", "turn": 7}]
+        )
+
+    bodies = oai.install(
+        http_server, [], summary=lambda body: "요약: 클라우드 비용을 논의했다.", entities=entities
+    )
+    app = open_app(_settings(http_server, tmp_path), tools=[], index=None)
+    thread = new_thread(app)
+    set_thread_strategy(app, thread, "recursive")
+    for turn in range(1, 17):
+        run_turn(
+            app,
+            thread,
+            f"{turn}번째: 클라우드 비용 이야기를 이어서 합니다.",
+            turn_count=turn,
+            compression_rate=0.3,
+        )
+    state = load_thread(app, thread).state
+    assert state["entities"] == [
+        {"key": "provider", "value": "aws", "turn": 3},
+        {"key": "budget", "value": "$10,000", "turn": 7},
+    ]
+    rewrites = [b for b in bodies if "처음부터 다시 쓰세요" in str(b["messages"][-1]["content"])]
+    assert rewrites, "the second memory update did not ask the model to rewrite the memory"
+    prompt = rewrites[0]["messages"][-1]["content"]
+    for rule in (
+        "최근 대화 우선",
+        "끝난 이전 주제는 한 줄로",
+        "관련 없는 세부 사항은 과감히 지우세요",
+    ):
+        assert rule in prompt
+    # the entity calls are counted as model requests of the summarizer
+    assert state["summary_model_calls"] >= 4

@@ -20,6 +20,8 @@ EXPECTED = {
     "summary.generate": {"turn_label", "target_chars", "conversation"},
     "summary.retry": {"actual_chars", "target_chars", "summary"},
     "summary.digest": {"turn_label", "target_chars", "summaries"},
+    "summary.memory": {"turn_label", "target_chars", "memory", "summary"},
+    "summary.entities": {"conversation"},
     "router.system": set(),
 }
 

@@ -94,3 +94,14 @@ def test_trim_at_sentence_cuts_words_only_when_one_sentence_is_too_long() -> Non
     assert trim_at_sentence("Short one. Another one here.", 12) == "Short one."
     cut = trim_at_sentence("averyveryverylongsentence without any stop at all", 20)
     assert len(cut) <= 20 and cut.endswith("…")
+
+
+def test_offline_memory_rewrite_keeps_recent_sentences_first() -> None:
+    from graph.summarizer import ExtractiveSummarizer
+
+    old = " ".join(f"예전 안건 {n}번은 {n}층 회의실에서 {n}시에 논의했다." for n in range(1, 9))
+    new = "새 안건은 7월 3일 판교에서 예산 500만원으로 진행한다. 담당은 이서연 선임이다."
+    result = ExtractiveSummarizer().rewrite_memory(old, new, 120, turn_label="11-15턴")
+    assert len(result.text) <= 132
+    assert "7월 3일" in result.text and "500만원" in result.text
+    assert result.attempts == 0
