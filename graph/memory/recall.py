@@ -7,7 +7,8 @@ gets a relevance score, and the relevant ones, best first, fill a bounded sectio
 context (`[관련 이전 대화]`), each labelled with its turn number and time, oldest first.
 
 Relevance is the share of the message's information that the turn contains: the
-IDF-weighted share of the message's terms found in the turn, where IDF is computed within
+IDF-weighted share of the message's terms (each with its everyday synonyms, see
+`graph.memory.thesaurus`) found in the turn, where IDF is computed within
 the thread, terms the thread never used count as missing, and a turn that matches only
 words most turns share counts half. Below `MIN_RELEVANCE` nothing is recalled, so a
 message about something new adds nothing and the context stays exactly the strategy's
@@ -23,6 +24,7 @@ from dataclasses import asdict, dataclass
 
 from langchain_core.messages import BaseMessage
 
+from graph.memory.thesaurus import synonyms
 from graph.storage.archive import Archive, load_archived_turns
 from graph.storage.recall_index import read_postings
 from graph.summarizer import cut_words, sentences
@@ -80,13 +82,26 @@ class _Scored:
 
 
 def _score(terms: Sequence[str], archive: Archive, thread_id: str) -> list[_Scored]:
-    """Relevant archived turns, best first."""
+    """Relevant archived turns, best first.
+
+    Each query term is a concept: the term and its synonyms (`graph.memory.thesaurus`); a
+    turn that holds any of them holds the concept.
+    """
+    concepts = {t: synonyms(t) for t in terms}
+    members = sorted({m for group in concepts.values() for m in group})
     with archive.lock:
-        postings = read_postings(archive.conn, thread_id, terms)
+        postings = read_postings(archive.conn, thread_id, members)
     n = postings.docs
     if not n:
         return []
-    df = {t: len(postings.turns.get(t, [])) for t in terms}
+    holders: dict[str, dict[int, str]] = {}
+    for term, group in concepts.items():
+        found: dict[int, str] = {}
+        for member in sorted(group, key=lambda m: m != term):  # the term itself first
+            for turn in postings.turns.get(member, []):
+                found.setdefault(turn, member)
+        holders[term] = found
+    df = {t: len(holders[t]) for t in terms}
     idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms if df[t]}
     if not idf:
         return []
@@ -95,20 +110,21 @@ def _score(terms: Sequence[str], archive: Archive, thread_id: str) -> list[_Scor
     total = known_mass + UNKNOWN_WEIGHT * known_mass / len(idf) * len(unknown)
     matched: dict[int, list[str]] = {}
     for term in idf:
-        for turn in postings.turns[term]:
+        for turn in holders[term]:
             matched.setdefault(turn, []).append(term)
     coarse = sorted(matched, key=lambda t: (-sum(idf[x] for x in matched[t]), -t))
     scored = []
     for turn in coarse[:CANDIDATES]:
-        found = matched[turn]
-        relevance = sum(idf[t] for t in found) / total
-        if n >= 20 and all(df[t] / n > GENERIC_SHARE for t in found):
+        found_terms = matched[turn]
+        relevance = sum(idf[t] for t in found_terms) / total
+        if n >= 20 and all(df[t] / n > GENERIC_SHARE for t in found_terms):
             relevance *= 0.5  # only words most turns share
         if relevance < MIN_RELEVANCE:
             continue
         norm = 1 - B + B * postings.lengths.get(turn, postings.avg_length) / postings.avg_length
-        rank = sum(idf[t] * (K1 + 1) / (1 + K1 * norm) for t in found)
-        scored.append(_Scored(turn, round(relevance, 3), rank, found))
+        rank = sum(idf[t] * (K1 + 1) / (1 + K1 * norm) for t in found_terms)
+        why = [holders[t][turn] for t in found_terms]
+        scored.append(_Scored(turn, round(relevance, 3), rank, why))
     return sorted(scored, key=lambda s: (-s.rank, -s.turn))
 
 
