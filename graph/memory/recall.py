@@ -26,7 +26,7 @@ from langchain_core.messages import BaseMessage
 
 from graph.memory.thesaurus import synonyms
 from graph.storage.archive import Archive, load_archived_turns
-from graph.storage.recall_index import read_postings
+from graph.storage.recall_index import doc_lengths, read_postings
 from graph.summarizer import cut_words, sentences
 from graph.times import describe_time, turn_time
 from graph.turns import final_answer, user_text
@@ -101,7 +101,10 @@ def _score(terms: Sequence[str], archive: Archive, thread_id: str) -> list[_Scor
             for turn in postings.turns.get(member, []):
                 found.setdefault(turn, member)
         holders[term] = found
-    df = {t: len(holders[t]) for t in terms}
+    df = {  # exact for one term; for a group, its members' counts (capped at the thread)
+        t: min(n, max(len(holders[t]), sum(postings.counts.get(m, 0) for m in concepts[t])))
+        for t in terms
+    }
     idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms if df[t]}
     if not idf:
         return []
@@ -112,16 +115,18 @@ def _score(terms: Sequence[str], archive: Archive, thread_id: str) -> list[_Scor
     for term in idf:
         for turn in holders[term]:
             matched.setdefault(turn, []).append(term)
-    coarse = sorted(matched, key=lambda t: (-sum(idf[x] for x in matched[t]), -t))
+    coarse = sorted(matched, key=lambda t: (-sum(idf[x] for x in matched[t]), -t))[:CANDIDATES]
+    with archive.lock:
+        lengths = doc_lengths(archive.conn, postings.key, coarse)
     scored = []
-    for turn in coarse[:CANDIDATES]:
+    for turn in coarse:
         found_terms = matched[turn]
         relevance = sum(idf[t] for t in found_terms) / total
         if n >= 20 and all(df[t] / n > GENERIC_SHARE for t in found_terms):
             relevance *= 0.5  # only words most turns share
         if relevance < MIN_RELEVANCE:
             continue
-        norm = 1 - B + B * postings.lengths.get(turn, postings.avg_length) / postings.avg_length
+        norm = 1 - B + B * lengths.get(turn, postings.avg_length) / postings.avg_length
         rank = sum(idf[t] * (K1 + 1) / (1 + K1 * norm) for t in found_terms)
         why = [holders[t][turn] for t in found_terms]
         scored.append(_Scored(turn, round(relevance, 3), rank, why))

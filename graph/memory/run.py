@@ -151,7 +151,15 @@ class SummaryRun:
             for record in facts_in_range(self.archive, self.thread_id, first, last)
             for fact in record_facts_of(record)
         ]
-        record = check_facts(facts, str(digest["summary"])) | {"digest": True}
+        checked = check_facts(facts, str(digest["summary"]))
+        dropped = set(checked["dropped"])
+        # the facts themselves are in the summaries' records; a digest keeps few of them
+        record = {
+            "digest": True,
+            "kept_idx": [i for i in range(len(facts)) if i not in dropped],
+            "kept": checked["kept"],
+            "total": checked["total"],
+        }
         record_facts(self.archive, self.thread_id, first, last, record)
 
     def rewrite_memory(self, memory: str, summary: str, label: str, target: int) -> str | None:

@@ -10,6 +10,7 @@ import json
 import sqlite3
 import threading
 import time
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -103,6 +104,29 @@ def unpack_message(packed: dict[str, Any]) -> BaseMessage:
     )
 
 
+COMPRESS_OVER = 256
+"""Archived turns longer than this (bytes of JSON) are stored zlib-compressed."""
+
+
+def pack_turn(messages: Sequence[BaseMessage]) -> str | bytes:
+    """A turn as stored: JSON of its packed messages, zlib-compressed when that pays.
+
+    Korean JSON shrinks to about a third; a short turn stays plain text.
+    """
+    text = _dump([pack_message(m) for m in messages])
+    raw = text.encode("utf-8")
+    if len(raw) <= COMPRESS_OVER:
+        return text
+    packed = zlib.compress(raw, 6)
+    return packed if len(packed) < len(raw) else text
+
+
+def unpack_turn(stored: str | bytes) -> list[BaseMessage]:
+    """Rebuild a turn stored by `pack_turn` (or as plain JSON by earlier versions)."""
+    text = zlib.decompress(stored).decode("utf-8") if isinstance(stored, bytes) else stored
+    return [unpack_message(m) for m in json.loads(text)]
+
+
 def archive_turns(
     archive: Archive, thread_id: str, first_turn: int, turns: Sequence[Sequence[BaseMessage]]
 ) -> None:
@@ -110,10 +134,7 @@ def archive_turns(
 
     Writing the same turns twice is harmless.
     """
-    rows = [
-        (thread_id, first_turn + i, _dump([pack_message(m) for m in turn]))
-        for i, turn in enumerate(turns)
-    ]
+    rows = [(thread_id, first_turn + i, pack_turn(turn)) for i, turn in enumerate(turns)]
     docs = [(first_turn + i, document_terms(turn)) for i, turn in enumerate(turns)]
     with archive.lock, archive.conn:
         archive.conn.executemany(
@@ -138,7 +159,7 @@ def load_archived_turns(
             (thread_id, *chunk),
         )
         for turn, packed in rows:
-            out[int(turn)] = [unpack_message(m) for m in json.loads(packed)]
+            out[int(turn)] = unpack_turn(packed)
     return out
 
 
@@ -151,7 +172,7 @@ def load_archived(
         "AND messages IS NOT NULL ORDER BY turn",
         (thread_id, first, last),
     )
-    return [[unpack_message(m) for m in json.loads(row[0])] for row in rows]
+    return [unpack_turn(row[0]) for row in rows]
 
 
 def record_context_stats(archive: Archive, thread_id: str, stats: dict[str, Any]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import zlib
 from typing import Any
 
 from graph.storage.archive import Archive
@@ -13,6 +14,19 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _pack(value: Any) -> str | bytes:
+    """A record as stored: JSON, zlib-compressed when that pays (fact lists repeat a lot)."""
+    text = _dump(value)
+    packed = zlib.compress(text.encode("utf-8"), 6)
+    return packed if len(packed) < len(text.encode("utf-8")) * 0.8 else text
+
+
+def _load(stored: str | bytes) -> Any:
+    return json.loads(
+        zlib.decompress(stored).decode("utf-8") if isinstance(stored, bytes) else stored
+    )
+
+
 def record_facts(
     archive: Archive, thread_id: str, first: int, last: int, record: dict[str, Any]
 ) -> None:
@@ -20,17 +34,35 @@ def record_facts(
     archive.execute(
         "INSERT OR REPLACE INTO memory_facts (thread_id, first_turn, last_turn, record) "
         "VALUES (?, ?, ?, ?)",
-        (thread_id, first, last, _dump(record)),
+        (thread_id, first, last, _pack(record)),
     )
 
 
 def load_facts(archive: Archive, thread_id: str) -> dict[tuple[int, int], dict[str, Any]]:
-    """Every lost-facts record of the thread, by (first turn, last turn)."""
+    """Every lost-facts record of the thread, by (first turn, last turn).
+
+    A digest's record names only the facts it kept; its facts and the ones it dropped are
+    filled in here from the records of the summaries it covers.
+    """
     rows = archive.execute(
-        "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ?",
+        "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ? "
+        "ORDER BY first_turn, last_turn",
         (thread_id,),
     )
-    return {(int(a), int(b)): json.loads(r) for a, b, r in rows}
+    records = {(int(a), int(b)): _load(r) for a, b, r in rows}
+    summaries = sorted((span, r) for span, r in records.items() if not r.get("digest"))
+    for (first, last), record in records.items():
+        if record.get("digest") and "kept_idx" in record:
+            facts = [
+                fact
+                for (a, b), child in summaries
+                if first <= a and b <= last
+                for fact in child.get("facts", [])
+            ]
+            kept = set(record["kept_idx"])
+            record["facts"] = facts
+            record["dropped"] = [i for i in range(len(facts)) if i not in kept]
+    return records
 
 
 def facts_in_range(archive: Archive, thread_id: str, first: int, last: int) -> list[dict[str, Any]]:
@@ -40,7 +72,7 @@ def facts_in_range(archive: Archive, thread_id: str, first: int, last: int) -> l
         "AND last_turn <= ? ORDER BY first_turn",
         (thread_id, first, last),
     )
-    return [r for r in (json.loads(row[0]) for row in rows) if not r.get("digest")]
+    return [r for r in (_load(row[0]) for row in rows) if not r.get("digest")]
 
 
 def insert_pin(archive: Archive, thread_id: str, record: dict[str, Any], limit: int) -> bool:

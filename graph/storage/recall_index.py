@@ -1,18 +1,21 @@
 """The recall index: which archived turns of a thread contain which search terms.
 
-An inverted index in plain tables (`recall_terms`, `recall_postings`, `recall_docs`), kept
+An inverted index in plain tables (`recall_postings`, `recall_docs`), kept
 in the conversation's own database and written in the same transaction as the archived
-turn, so any process can recall any thread and nothing is rebuilt in memory. A query reads
-only the postings of its own terms in its own thread: its cost follows how often those
-terms occur, not how long the archive is. Plain SQL rather than SQLite's FTS5 because the
+turn, so any process can recall any thread and nothing is rebuilt in memory. A thread's
+postings of a term are one row holding its turn numbers packed as 4-byte integers (about
+4 bytes a posting, against some 12 for a row per posting). A query reads one row per
+term of its own thread and looks at the newest MAX_POSTINGS turns of each, so its cost
+does not grow with the archive. Plain SQL rather than SQLite's FTS5 because the
 statistics must be per thread (a word common in one conversation is rare in another) and
 because the same tables work unchanged on PostgreSQL.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
+import sys
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -20,8 +23,9 @@ from langchain_core.messages import BaseMessage
 
 from graph.turns import turn_document
 
-MAX_POSTINGS = 2000
-"""Turns read per query term at most: a term in more turns than this says nothing anyway."""
+MAX_POSTINGS = 300
+"""Turns read per query term at most, newest first, so a query's cost stays bounded however
+long the thread; how many turns hold the term is still counted exactly (in SQLite's index)."""
 
 
 def document_terms(turn: Sequence[BaseMessage]) -> list[str]:
@@ -43,20 +47,6 @@ def thread_key(conn: sqlite3.Connection, thread_id: str, create: bool = False) -
     return int(cur.lastrowid or 0)
 
 
-def _term_ids(conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, int]:
-    unique = sorted(set(terms))
-    conn.executemany("INSERT OR IGNORE INTO recall_terms (term) VALUES (?)", [(t,) for t in unique])
-    ids: dict[str, int] = {}
-    for start in range(0, len(unique), 500):
-        chunk = unique[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for term_id, term in conn.execute(
-            f"SELECT term_id, term FROM recall_terms WHERE term IN ({marks})", chunk
-        ):
-            ids[term] = int(term_id)
-    return ids
-
-
 def index_turns(
     conn: sqlite3.Connection, thread_id: str, docs: Sequence[tuple[int, Sequence[str]]]
 ) -> int:
@@ -67,7 +57,7 @@ def index_turns(
     """
     if not docs:
         return 0
-    key = thread_key(conn, thread_id, create=True)
+    key = int(thread_key(conn, thread_id, create=True) or 0)
     known = {
         int(r[0])
         for r in conn.execute(
@@ -79,10 +69,17 @@ def index_turns(
     fresh = [(turn, terms) for turn, terms in docs if turn not in known]
     if not fresh:
         return 0
-    ids = _term_ids(conn, (t for _, terms in fresh for t in terms))
+    added: dict[str, set[int]] = {}
+    for turn, terms in fresh:
+        for term in set(terms):
+            added.setdefault(term, set()).add(turn)
+    existing = _read_lists(conn, key, sorted(added))
     conn.executemany(
-        "INSERT OR IGNORE INTO recall_postings (thread_key, term_id, turn) VALUES (?, ?, ?)",
-        [(key, ids[t], turn) for turn, terms in fresh for t in set(terms)],
+        "INSERT OR REPLACE INTO recall_postings (thread_key, term, turns) VALUES (?, ?, ?)",
+        [
+            (key, term, _pack(sorted(set(existing.get(term, [])) | turns)))
+            for term, turns in added.items()
+        ],
     )
     conn.executemany(
         "INSERT INTO recall_docs (thread_key, turn, length) VALUES (?, ?, ?)",
@@ -95,13 +92,41 @@ def index_turns(
     return len(fresh)
 
 
+def _pack(turns: Sequence[int]) -> bytes:
+    packed = array("I", turns)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed.tobytes()
+
+
+def _unpack(blob: bytes) -> list[int]:
+    packed = array("I")
+    packed.frombytes(bytes(blob))
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed.tolist()
+
+
+def _read_lists(conn: sqlite3.Connection, key: int, terms: Sequence[str]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for start in range(0, len(terms), 500):
+        chunk = list(terms[start : start + 500])
+        for term, blob in conn.execute(
+            f"SELECT term, turns FROM recall_postings WHERE thread_key = ? AND term IN "
+            f"({','.join('?' * len(chunk))})",
+            (key, *chunk),
+        ):
+            out[str(term)] = _unpack(blob)
+    return out
+
+
 def index_packed_turns(conn: sqlite3.Connection, rows: Iterable[tuple[str, int, str]]) -> None:
     """Index archive rows `(thread_id, turn, packed messages JSON)` (schema upgrade)."""
-    from graph.storage.archive import unpack_message
+    from graph.storage.archive import unpack_turn
 
     by_thread: dict[str, list[tuple[int, Sequence[str]]]] = {}
     for thread_id, turn, packed in rows:
-        messages = [unpack_message(m) for m in json.loads(packed)]
+        messages = unpack_turn(packed)
         by_thread.setdefault(thread_id, []).append((int(turn), document_terms(messages)))
     for thread_id, docs in by_thread.items():
         index_turns(conn, thread_id, docs)
@@ -116,39 +141,40 @@ class Postings:
     avg_length: float = 0.0
     """Average number of terms per indexed turn."""
     turns: dict[str, list[int]] = field(default_factory=dict)
-    """Term -> the turns containing it (empty for a term the thread never used)."""
-    lengths: dict[int, int] = field(default_factory=dict)
-    """Turn -> its number of terms, for the turns that contain any query term."""
+    """Term -> the newest (at most MAX_POSTINGS) turns containing it."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """Term -> how many turns contain it (0 for a term the thread never used)."""
+    key: int = 0
+    """The thread's key, for `doc_lengths`."""
 
 
 def read_postings(conn: sqlite3.Connection, thread_id: str, terms: Sequence[str]) -> Postings:
-    """The postings of `terms` in the thread, with the statistics ranking needs."""
+    """The (newest) postings of `terms` in the thread, and the counts ranking needs."""
     row = conn.execute(
         "SELECT thread_key, docs, terms FROM thread_keys WHERE thread_id = ?", (thread_id,)
     ).fetchone()
     if row is None or not row[1] or not terms:
-        return Postings(turns={t: [] for t in terms})
+        return Postings(turns={t: [] for t in terms}, counts={t: 0 for t in terms})
     key, docs, total = int(row[0]), int(row[1]), int(row[2])
-    out = Postings(docs=docs, avg_length=total / docs)
+    out = Postings(docs=docs, avg_length=total / docs, key=key)
+    lists = _read_lists(conn, key, list(terms))
     for term in terms:
-        out.turns[term] = [
-            int(r[0])
-            for r in conn.execute(
-                "SELECT p.turn FROM recall_postings p JOIN recall_terms t "
-                "ON t.term_id = p.term_id WHERE p.thread_key = ? AND t.term = ? LIMIT ?",
-                (key, term, MAX_POSTINGS + 1),
-            )
-        ]
-    wanted = sorted({turn for turns in out.turns.values() for turn in turns})
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        for turn, length in conn.execute(
-            f"SELECT turn, length FROM recall_docs WHERE thread_key = ? AND turn IN "
-            f"({','.join('?' * len(chunk))})",
-            (key, *chunk),
-        ):
-            out.lengths[int(turn)] = int(length)
+        turns = lists.get(term, [])
+        out.counts[term] = len(turns)
+        out.turns[term] = turns[::-1][:MAX_POSTINGS]
     return out
+
+
+def doc_lengths(conn: sqlite3.Connection, key: int, turns: Sequence[int]) -> dict[int, int]:
+    """Turn -> its number of terms, for the given turns of a thread (BM25's length norm)."""
+    if not turns:
+        return {}
+    rows = conn.execute(
+        f"SELECT turn, length FROM recall_docs WHERE thread_key = ? AND turn IN "
+        f"({','.join('?' * len(turns))})",
+        (key, *turns),
+    )
+    return {int(turn): int(length) for turn, length in rows}
 
 
 def delete_index(conn: sqlite3.Connection, thread_id: str) -> None:

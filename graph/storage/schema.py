@@ -48,15 +48,12 @@ CREATE TABLE IF NOT EXISTS thread_keys (
     docs INTEGER NOT NULL DEFAULT 0,
     terms INTEGER NOT NULL DEFAULT 0
 );
-CREATE TABLE IF NOT EXISTS recall_terms (
-    term_id INTEGER PRIMARY KEY,
-    term TEXT NOT NULL UNIQUE
-);
+-- one row per thread and term: the turns holding it, as little-endian uint32s in order
 CREATE TABLE IF NOT EXISTS recall_postings (
     thread_key INTEGER NOT NULL,
-    term_id INTEGER NOT NULL,
-    turn INTEGER NOT NULL,
-    PRIMARY KEY (thread_key, term_id, turn)
+    term TEXT NOT NULL,
+    turns BLOB NOT NULL,
+    PRIMARY KEY (thread_key, term)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS recall_docs (
     thread_key INTEGER NOT NULL,
