@@ -43,9 +43,13 @@ from graph.turns import content_text
 
 
 class ReplayModel(BaseChatModel):
-    """Answers each call with the next scripted assistant message, whatever the context."""
+    """Answers each call with the next scripted assistant message, whatever the context.
+
+    It records what each call received (`seen`), which is how `--ask` captures a context.
+    """
 
     answers: list[str] = []
+    seen: list[list[BaseMessage]] = []
 
     @property
     def _llm_type(self) -> str:
@@ -62,32 +66,9 @@ class ReplayModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        self.seen.append(list(messages))
         text = self.answers.pop(0) if self.answers else ""
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
-
-
-class CaptureModel(BaseChatModel):
-    """Records what each call receives and answers nothing of substance."""
-
-    seen: list[list[BaseMessage]] = []
-
-    @property
-    def _llm_type(self) -> str:
-        return "capture"
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> CaptureModel:
-        """Tools are ignored: only the context is wanted."""
-        return self
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        self.seen.append(list(messages))
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="(captured)"))])
 
 
 def load_transcript(path: Path) -> list[dict[str, str]]:
@@ -169,7 +150,7 @@ def ask_questions(
 
     asked = []
     for question in questions:
-        capture = CaptureModel()
+        capture = ReplayModel(answers=["(captured)"], seen=[])
         with tempfile.TemporaryDirectory() as tmp:
             scratch = Path(tmp) / "scratch.sqlite"
             copy_database(db, scratch)
@@ -235,7 +216,7 @@ def replay(
     """
     env = {"CHAT_DB_PATH": str(db), **settings_env}
     settings = load_settings({**_environ(), **env})
-    model = ReplayModel(answers=[t["assistant"] for t in turns])
+    model = ReplayModel(answers=[t["assistant"] for t in turns], seen=[])
     app = open_app(settings, model=model, tools=[], approval_required=frozenset(), index=None)
     try:
         thread_id = new_thread(app, title=f"replay ({len(turns)} turns, {strategy})")
@@ -288,7 +269,7 @@ def import_transcript(
     from graph.graph import build_graph
     from graph.session import ChatApp as _ChatApp
 
-    model = ReplayModel(answers=[t["assistant"] for t in turns])
+    model = ReplayModel(answers=[t["assistant"] for t in turns], seen=[])
     graph = build_graph(
         app.persistence.saver,
         archive=app.persistence.archive,

@@ -73,15 +73,20 @@ def rename_thread(app: ChatApp, thread_id: str, title: str) -> None:
     update_thread(app.persistence.archive, thread_id, title=title[:100])
 
 
+def _save_setting(app: ChatApp, thread_id: str, **fields: Any) -> None:
+    """Store settings in a known thread's record (they apply from its next turn)."""
+    require_thread(app, thread_id)
+    with storage_errors():
+        update_thread(app.persistence.archive, thread_id, **fields)
+
+
 def set_thread_rate(app: ChatApp, thread_id: str, rate: float) -> float:
     """Remember the slider's rate for a thread; it applies from the thread's next summary."""
     try:
         value = validate_rate(rate)
     except ValueError as exc:
         raise InputError(str(exc)) from exc
-    require_thread(app, thread_id)
-    with storage_errors():
-        update_thread(app.persistence.archive, thread_id, rate=value)
+    _save_setting(app, thread_id, rate=value)
     return value
 
 
@@ -93,9 +98,7 @@ def set_thread_strategy(app: ChatApp, thread_id: str, strategy: str) -> str:
     """
     if strategy not in STRATEGIES:
         raise InputError(f"Unknown memory strategy {strategy!r}; choose one of {STRATEGIES}.")
-    require_thread(app, thread_id)
-    with storage_errors():
-        update_thread(app.persistence.archive, thread_id, strategy=strategy)
+    _save_setting(app, thread_id, strategy=strategy)
     return strategy
 
 
@@ -105,17 +108,13 @@ def set_thread_budget(app: ChatApp, thread_id: str, chars: int) -> int:
         value = validate_budget(chars)
     except (TypeError, ValueError) as exc:
         raise InputError(str(exc)) from exc
-    require_thread(app, thread_id)
-    with storage_errors():
-        update_thread(app.persistence.archive, thread_id, budget=value)
+    _save_setting(app, thread_id, budget=value)
     return value
 
 
 def set_thread_recall(app: ChatApp, thread_id: str, enabled: bool) -> bool:
     """Turn recall of earlier turns on or off for a thread, from its next turn."""
-    require_thread(app, thread_id)
-    with storage_errors():
-        update_thread(app.persistence.archive, thread_id, recall=bool(enabled))
+    _save_setting(app, thread_id, recall=bool(enabled))
     return bool(enabled)
 
 
