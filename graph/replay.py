@@ -33,11 +33,13 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from graph.context import context_chars
+from graph.errors import InputError
 from graph.memory import DEFAULT_STRATEGY, STRATEGIES, state_extras, strategy_context
 from graph.session import ChatApp, new_thread, open_app, run_turn, set_thread_strategy
 from graph.settings import load_settings
 from graph.storage.archive import load_summary_meta
 from graph.storage.persistence import database_bytes
+from graph.text import check_text
 from graph.times import parse_time
 from graph.turns import content_text
 
@@ -90,6 +92,11 @@ def parse_transcript(raw: bytes | str, name: str = "the transcript") -> list[dic
             raise ValueError(f"turn {i} needs a 'user' string")
         if not isinstance(turn.get("assistant", ""), str):
             raise ValueError(f"turn {i}: 'assistant' must be a string")
+        try:
+            check_text(turn["user"], f"turn {i}: 'user'")
+            check_text(turn.get("assistant", ""), f"turn {i}: 'assistant'")
+        except InputError as exc:
+            raise ValueError(str(exc)) from exc
         if turn.get("time") is not None:
             if not isinstance(turn["time"], str):
                 raise ValueError(f"turn {i}: 'time' must be an ISO 8601 string")
@@ -116,6 +123,10 @@ def parse_questions(raw: bytes | str, name: str = "the questions file") -> list[
     for i, question in enumerate(questions, 1):
         if not isinstance(question, str) or not question.strip():
             raise ValueError(f"question {i} must be a non-empty string")
+        try:
+            check_text(question, f"question {i}")
+        except InputError as exc:
+            raise ValueError(str(exc)) from exc
     return list(questions)
 
 

@@ -14,6 +14,7 @@ from graph.graph import ChatGraph
 from graph.settings import Settings
 from graph.storage.archive import get_thread
 from graph.storage.persistence import Persistence
+from graph.text import check_thread_id
 
 
 @dataclass
@@ -41,7 +42,8 @@ def config_for(thread_id: str, settings: Settings) -> RunnableConfig:
 
 
 def require_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
-    """The thread's record; InputError for an unknown thread."""
+    """The thread's record; InputError for a malformed or unknown thread id."""
+    check_thread_id(thread_id)
     record = get_thread(app.persistence.archive, thread_id)
     if record is None:
         raise InputError(f"Unknown thread {thread_id!r}.")

@@ -24,6 +24,7 @@ from graph.storage.archive import (
     update_thread,
 )
 from graph.storage.facts import load_facts, read_pins
+from graph.text import check_text
 from graph.turns import split_turns
 
 
@@ -66,7 +67,7 @@ def threads(app: ChatApp) -> list[dict[str, Any]]:
 
 def rename_thread(app: ChatApp, thread_id: str, title: str) -> None:
     """Give a thread a new title."""
-    title = title.strip()
+    title = check_text(title, "The title").strip()
     if not title:
         raise InputError("A thread title cannot be empty.")
     require_thread(app, thread_id)

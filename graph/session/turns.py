@@ -29,6 +29,7 @@ from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
 from graph.storage.archive import update_thread
 from graph.storage.persistence import prune_checkpoints
+from graph.text import check_text
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.turns import content_text
 
@@ -122,7 +123,7 @@ def sent_now(app: ChatApp) -> str:
 
 def check_message(app: ChatApp, text: str) -> str:
     """Return the message stripped, or raise InputError if it is empty or too long."""
-    stripped = text.strip()
+    stripped = check_text(text).strip()
     if not stripped:
         raise InputError("The message is empty.")
     limit = app.settings.message_limit

@@ -294,6 +294,8 @@ def test_recall_pins_and_lost_facts_in_the_panel(db: Path) -> None:
     record = {tuple(r["turns"]): r for r in _export(db, thread)["lost_facts"]}[(1, 3)]
     assert kept.startswith(f"사실 {record['kept']}/{record['total']}개 유지")
     dropped = [record["facts"][i][0] for i in record["dropped"]]
+    # the card shows when its turns were sent (the app records the time of each message)
+    assert any(re.fullmatch(r"🕒 \d{4}-\d\d-\d\d \(.\) \d\d:\d\d.*", t) for t in texts)
     dropped_turn = record["facts"][record["dropped"][0]][1] if dropped else 0
     assert dropped, "the extractive summary kept every fact; the test needs one it dropped"
     # pin the first dropped fact: it is listed and goes into the next context

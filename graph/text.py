@@ -1,0 +1,44 @@
+"""Text that can be stored and sent: no lone surrogates, no control characters.
+
+A lone surrogate (half of a UTF-16 pair, e.g. from a broken paste or a crafted request)
+cannot be encoded as UTF-8: SQLite, JSON and every model API reject it, so it is refused
+up front with a clear message instead of failing deep in a write.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graph.errors import InputError
+
+_ALLOWED_CONTROLS = "\n\r\t"
+_BAD = re.compile(r"[\ud800-\udfff]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+THREAD_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
+"""What a thread id may look like (the app makes `session_<hex>`; the API may name its own)."""
+
+
+def check_text(text: str, what: str = "The message") -> str:
+    """Return `text` if it can be stored and sent; InputError naming the first bad character."""
+    match = _BAD.search(text)
+    if match is None:
+        return text
+    char = match.group(0)
+    kind = (
+        "an unpaired surrogate (half of a broken character)"
+        if "\ud800" <= char <= "\udfff"
+        else "a control character"
+    )
+    raise InputError(
+        f"{what} contains {kind} U+{ord(char):04X} at position {match.start() + 1}; "
+        "remove it and try again."
+    )
+
+
+def check_thread_id(thread_id: object) -> str:
+    """Return a well-formed thread id; InputError for anything else."""
+    if not isinstance(thread_id, str) or not THREAD_ID.fullmatch(thread_id):
+        shown = repr(thread_id)[:60].encode("utf-8", "backslashreplace").decode()
+        raise InputError(
+            f"Invalid thread id {shown}: use 1-100 letters, digits, '_', '-', '.' or ':'."
+        )
+    return thread_id
