@@ -77,7 +77,12 @@ def build_graph(
         make_summary_node(summarizer or get_summarizer(settings), archive, settings.summary_budget),
     )
     builder.add_node("recall_node", make_recall_node(archive, settings.recall_budget))
-    builder.add_node("llm_node", make_llm_node(bound, settings.tool_round_limit, archive))  # type: ignore[arg-type]
+    # OpenAI and compatible servers say how a reply finished; a cut-off one is an error
+    reports_finish = type(chat_model).__module__.startswith("langchain_openai")
+    builder.add_node(
+        "llm_node",
+        make_llm_node(bound, settings.tool_round_limit, archive, reports_finish),  # type: ignore[arg-type]
+    )
     builder.add_node("tool_node", make_tool_node(tools, approval_required))
     if index is not None:
         from graph.routing import make_rag_node, make_router_node, route_after_router

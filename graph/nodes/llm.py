@@ -26,8 +26,39 @@ from prompt import get_prompt
 log = logging.getLogger(__name__)
 
 
+class BrokenOutput(ValueError):
+    """A model reply that must not be used as an answer (cut off, unfinished, empty)."""
+
+    def __init__(self, code: ErrorCode, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+
+
+def check_output(reply: AIMessage) -> None:
+    """Raise BrokenOutput for a reply of a provider that reports how it finished.
+
+    finish_reason=length means the text or the tool arguments are cut (the client "repairs"
+    cut JSON, so `{"expression": "123456*1000` would run as `123456*1000`); no finish_reason
+    means the stream broke off; neither text nor tool call means nothing was said.
+    """
+    finish = reply.response_metadata.get("finish_reason")
+    text = content_text(reply).strip()
+    if finish == "length":
+        raise BrokenOutput(ErrorCode.LLM_TRUNCATED, f"cut off at the length limit: {text[:200]!r}")
+    if finish == "content_filter":
+        raise BrokenOutput(ErrorCode.LLM_FILTERED, "withheld by the provider's content filter")
+    if not finish:
+        raise BrokenOutput(ErrorCode.LLM_INCOMPLETE, f"no finish_reason: {text[:200]!r}")
+    if not text and not reply.tool_calls:
+        raise BrokenOutput(
+            ErrorCode.LLM_EMPTY, f"finished ({finish}) with no text and no tool call"
+        )
+
+
 def classify_error(exc: BaseException) -> ErrorCode:
     """Map an exception from a model client to an error code."""
+    if isinstance(exc, BrokenOutput):
+        return exc.code
     import httpx
     import openai
 
@@ -66,9 +97,16 @@ def fallback_message(code: ErrorCode, korean: bool = True) -> AIMessage:
 
 
 def make_llm_node(
-    model: BaseChatModel, max_tool_rounds: int, archive: Archive | None = None
+    model: BaseChatModel,
+    max_tool_rounds: int,
+    archive: Archive | None = None,
+    check_finish: bool = False,
 ) -> Node:
-    """llm_node: build the context, call the model; on any failure answer with the fallback."""
+    """llm_node: build the context, call the model; on any failure answer with the fallback.
+
+    With `check_finish` (a provider that reports finish_reason, i.e. OpenAI and compatible
+    servers), a cut-off, unfinished or empty reply is a failure too (see `check_output`).
+    """
 
     def llm_node(state: ChatState) -> dict[str, Any]:
         messages = state["messages"]
@@ -87,6 +125,8 @@ def make_llm_node(
                 reply = model.invoke(context)
                 if not isinstance(reply, AIMessage):
                     raise TypeError(f"model returned {type(reply).__name__}")
+                if check_finish:
+                    check_output(reply)
                 if reply.invalid_tool_calls and not reply.tool_calls:
                     raise ValueError(f"malformed tool call: {reply.invalid_tool_calls[0]}")
                 response = reply

@@ -107,3 +107,51 @@ def install(
 
     server.route("POST", "/v1/chat/completions", handle)
     return bodies
+
+
+def broken(kind: str) -> Responder:
+    """A reply that must not be taken as an answer: length, unfinished, empty, empty choices,
+    cut tool arguments, or content_filter."""
+
+    def chunks() -> Iterator[bytes]:
+        if kind == "no_choices":
+            body = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m"}
+            yield f"data: {json.dumps(body | {'choices': []})}\n\n".encode()
+        elif kind == "cut_tool_args":
+            yield _chunk(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "call_cut",
+                            "type": "function",
+                            "function": {"name": "calculator", "arguments": ""},
+                        }
+                    ],
+                }
+            )
+            yield _chunk(
+                {
+                    "tool_calls": [
+                        {"index": 0, "function": {"arguments": '{"expression": "123456*1000'}}
+                    ]
+                }
+            )
+            yield _chunk({}, "length")
+        else:
+            text = {
+                "length": "이 답은 중간에서 잘",
+                "unfinished": "끝나지 않은 답",
+                "empty": "",
+            }.get(kind, "")
+            yield _chunk({"role": "assistant", "content": text})
+            finish = {"length": "length", "empty": "stop", "content_filter": "content_filter"}.get(
+                kind
+            )
+            if finish:
+                yield _chunk({}, finish)
+        yield b"data: [DONE]\n\n"
+
+    return lambda body: Reply(chunks=chunks())

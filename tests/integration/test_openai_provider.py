@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from langchain_core.messages import HumanMessage, ToolMessage
 
 from graph.providers import describe_engine
@@ -149,3 +150,45 @@ def test_recursive_memory_uses_model_entities_and_the_seeds_memory_rules(
         assert rule in prompt
     # the entity calls are counted as model requests of the summarizer
     assert state["summary_model_calls"] >= 4
+
+
+@pytest.mark.parametrize(
+    ("kind", "code"),
+    [
+        ("length", "LLM_TRUNCATED"),
+        ("cut_tool_args", "LLM_TRUNCATED"),
+        ("unfinished", "LLM_INCOMPLETE"),
+        ("no_choices", "LLM_INCOMPLETE"),
+        ("empty", "LLM_EMPTY"),
+        ("content_filter", "LLM_FILTERED"),
+    ],
+)
+def test_broken_model_output_is_an_error_and_no_tool_runs(
+    http_server, tmp_path: Path, kind: str, code: str
+) -> None:
+    from langchain_core.tools import tool
+
+    ran: list[str] = []
+
+    @tool
+    def calculator(expression: str) -> str:
+        """Evaluate an arithmetic expression."""
+        ran.append(expression)
+        return "123456000"
+
+    oai.install(http_server, [oai.broken(kind), oai.text("이번에는 제대로 된 답입니다.")])
+    app = open_app(
+        _settings(http_server, tmp_path),
+        tools=[calculator],
+        approval_required=frozenset(),
+        index=None,
+    )
+    thread = new_thread(app)
+    out = run_turn(app, thread, "123456*1000 계산해 줘", turn_count=1, compression_rate=0.3)
+    assert out.error_code == code and code in out.answer
+    assert ran == []  # a cut tool call is never run, not even "repaired"
+    view = load_thread(app, thread)
+    assert view.errors[-1]["code"] == code
+    assert view.turns[0][1][0].content == "123456*1000 계산해 줘"  # the message is kept
+    out = run_turn(app, thread, "다시 해 줘", turn_count=2, compression_rate=0.3)
+    assert out.answer == "이번에는 제대로 된 답입니다." and out.error_code is None
