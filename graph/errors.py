@@ -27,6 +27,8 @@ class ErrorCode(StrEnum):
     """The model finished with neither text nor a tool call."""
     LLM_FILTERED = "LLM_FILTERED"
     """The provider withheld the answer (finish_reason=content_filter)."""
+    THREAD_BUSY = "THREAD_BUSY"
+    """Another process is running a turn of the same thread; nothing was written."""
     TOOL_LOOP_LIMIT = "TOOL_LOOP_LIMIT"
     """The model kept calling tools past the per-turn limit."""
     SUMMARY_FAILED = "SUMMARY_FAILED"
@@ -46,3 +48,9 @@ def error_record(
 ) -> dict[str, object]:
     """One entry of the state's `errors` list: turn, node, code and a short message."""
     return {"turn": turn, "node": node, "code": code.value, "message": str(exc)[:500]}
+
+
+class ThreadBusy(InputError):
+    """Another turn of the thread is running (maybe in another process); try again shortly."""
+
+    code = ErrorCode.THREAD_BUSY

@@ -9,13 +9,14 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage
 from langgraph.types import Command
 
-from graph.errors import InputError
+from graph.errors import InputError, ThreadBusy
 from graph.session.app import (
     ChatApp,
     approval_in,
@@ -28,6 +29,7 @@ from graph.session.errors import storage_errors
 from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
 from graph.storage.archive import update_thread
+from graph.storage.leases import ThreadBusyError, writer_lease
 from graph.storage.persistence import prune_checkpoints
 from graph.text import check_text
 from graph.times import TIME_KEY, now_iso, parse_time
@@ -154,6 +156,21 @@ def run_turn(
     except ValueError as exc:
         raise InputError(str(exc)) from exc
     record = require_thread(app, thread_id)
+    with _lease(app, thread_id):
+        return _run_turn(app, thread_id, record, message, turn_count, rate, sent, on_token)
+
+
+def _run_turn(
+    app: ChatApp,
+    thread_id: str,
+    record: dict[str, Any],
+    message: str,
+    turn_count: int,
+    rate: float,
+    sent: dict[str, str],
+    on_token: TokenSink | None,
+) -> TurnOutcome:
+    """The turn itself, under the thread's writer lease: checks against the saved state."""
     snapshot = app.graph.get_state(config_for(thread_id, app.settings))
     if approval_in(snapshot.interrupts) is not None:
         raise InputError("This thread is waiting for a tool approval; answer it first.")
@@ -190,9 +207,24 @@ def resume_turn(
     """Answer a pending approval with approve, reject or edit (with new args)."""
     if action not in ("approve", "reject", "edit"):
         raise InputError(f"Unknown decision {action!r}.")
-    if pending_approval(app, thread_id) is None:
-        raise InputError("Nothing is waiting for approval in this thread.")
-    return _stream(app, thread_id, Command(resume={"action": action, "args": args}), on_token)
+    with _lease(app, thread_id):
+        if pending_approval(app, thread_id) is None:
+            raise InputError("Nothing is waiting for approval in this thread.")
+        command: Command[Any] = Command(resume={"action": action, "args": args})
+        return _stream(app, thread_id, command, on_token)
+
+
+@contextmanager
+def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
+    """The thread's writer lease for one turn; ThreadBusy if another process holds it."""
+    try:
+        with storage_errors(), writer_lease(app.persistence.archive, thread_id):
+            yield
+    except ThreadBusyError as exc:
+        raise ThreadBusy(
+            "Another turn of this conversation is running (maybe in another window); "
+            "nothing was saved. Try again in a moment."
+        ) from exc
 
 
 def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | None) -> TurnOutcome:

@@ -1,0 +1,87 @@
+"""One writer per thread across processes: a lease row with an expiry, in the same database.
+
+A process that runs a turn first takes the thread's lease (a compare-and-set in one
+statement); another process that wants the same thread meanwhile is told it is busy. The
+lease expires by itself (a crashed process holds it for at most `LEASE_S`), and a running
+turn renews it. Because the row lives beside the conversation, it moves to another
+database with it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from graph.storage.archive import Archive
+
+LEASE_S = 90.0
+"""How long a lease lasts unless renewed; a dead process blocks its thread at most this long."""
+RENEW_S = 20.0
+"""How often a running turn renews its lease."""
+
+
+class ThreadBusyError(RuntimeError):
+    """Another process (or turn) is writing to the thread right now."""
+
+
+def new_owner() -> str:
+    """A name for this writer that no other process or call shares."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def acquire(archive: Archive, thread_id: str, owner: str, lease_s: float = LEASE_S) -> bool:
+    """Take or renew the thread's lease for `owner`; False if someone else holds it."""
+    now = time.time()
+    with archive.lock, archive.conn:
+        archive.conn.execute(
+            "INSERT INTO thread_leases (thread_id, owner, expires_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (thread_id) DO UPDATE SET owner = excluded.owner, "
+            "expires_at = excluded.expires_at "
+            "WHERE thread_leases.expires_at < ? OR thread_leases.owner = excluded.owner",
+            (thread_id, owner, now + lease_s, now),
+        )
+        row = archive.conn.execute(
+            "SELECT owner FROM thread_leases WHERE thread_id = ?", (thread_id,)
+        ).fetchone()
+    return bool(row) and row[0] == owner
+
+
+def release(archive: Archive, thread_id: str, owner: str) -> None:
+    """Give the lease back (only if `owner` still holds it)."""
+    with archive.lock, archive.conn:
+        archive.conn.execute(
+            "DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?", (thread_id, owner)
+        )
+
+
+@contextmanager
+def writer_lease(archive: Archive, thread_id: str) -> Iterator[str]:
+    """Hold the thread's lease for the duration of a turn, renewing it in the background.
+
+    Raises ThreadBusyError when another writer holds it.
+    """
+    owner = new_owner()
+    if not acquire(archive, thread_id, owner):
+        raise ThreadBusyError(thread_id)
+    stop = threading.Event()
+
+    def renew() -> None:
+        while not stop.wait(RENEW_S):
+            try:
+                acquire(archive, thread_id, owner)
+            except Exception:  # noqa: BLE001 - the next renewal or the expiry settles it
+                pass
+
+    renewer = threading.Thread(target=renew, name=f"lease-{thread_id}", daemon=True)
+    renewer.start()
+    try:
+        yield owner
+    finally:
+        stop.set()
+        renewer.join()
+        release(archive, thread_id, owner)
