@@ -16,7 +16,7 @@ from graph.tools.base import ToolError, as_float
 from graph.tools.calculator import calculate
 from graph.tools.clock import now_in
 from graph.tools.files import read_text_file
-from graph.tools.sandbox import Limits, run_python
+from graph.tools.sandbox import Limits, isolation_problem, run_python
 from graph.tools.weather import weather
 from graph.tools.web import web_search
 from graph.tools.wiki import wikipedia_summary
@@ -45,6 +45,8 @@ def tool_availability(settings: Settings) -> dict[str, str | None]:
             if name == "get_weather" and not settings.openweather_api_key
             else "needs TAVILY_API_KEY"
             if name == "web_search" and not settings.tavily_api_key
+            else isolation_problem()
+            if name == "python_repl"
             else None
         )
         for name in TOOL_NAMES

@@ -57,7 +57,7 @@ def test_cannot_read_the_apps_environment(monkeypatch: pytest.MonkeyPatch) -> No
 def test_runs_in_an_empty_directory_outside_the_project() -> None:
     out = run_python("import os\nprint(os.getcwd())\nprint(os.listdir('.'))", Limits())
     cwd, listing = out.splitlines()[1:3]
-    assert "python_repl-" in cwd and listing == "[]"
+    assert cwd == "/tmp/python_repl" and listing == "[]"
 
 
 def test_output_is_capped() -> None:
