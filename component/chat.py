@@ -78,6 +78,8 @@ def render_approval(
     """A paused tool call: show the code with Approve / Reject / Edit."""
     with st.chat_message("assistant"):
         st.warning(t("approval", lang))
+        if pending.get("may_have_run"):
+            st.error(t("may_have_run", lang))
         st.caption(t("approval_help", lang))
         args = dict(pending.get("args") or {})
         code = str(args.get("code", json.dumps(args, ensure_ascii=False)))

@@ -68,6 +68,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "아래 코드는 별도 프로세스에서 제한(시간·메모리·출력)을 두고 실행됩니다. 승인하기 전에는 실행되지 않습니다.",
         "en": "The code below runs in a separate, limited process (time, memory, output). Nothing runs before you approve.",
     },
+    "may_have_run": {
+        "ko": "이 코드는 앞서 승인되어 실행되던 중에 앱이 멈췄습니다. 이미 실행되었을 수 있습니다. 다시 승인하면 한 번 더 실행됩니다.",
+        "en": "This code was approved and running when the app stopped; it may already have run. Approving again runs it once more.",
+    },
     "approve": {"ko": "승인하고 실행", "en": "Approve and run"},
     "reject": {"ko": "거절", "en": "Reject"},
     "edit": {"ko": "수정해서 실행", "en": "Run edited code"},

@@ -83,7 +83,7 @@ def build_graph(
         "llm_node",
         make_llm_node(bound, settings.tool_round_limit, archive, reports_finish),  # type: ignore[arg-type]
     )
-    builder.add_node("tool_node", make_tool_node(tools, approval_required))
+    builder.add_node("tool_node", make_tool_node(tools, approval_required, archive))
     if index is not None:
         from graph.routing import make_rag_node, make_router_node, route_after_router
 

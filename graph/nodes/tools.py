@@ -12,15 +12,24 @@ from langgraph.types import interrupt
 
 from graph.nodes.base import Node
 from graph.state import ChatState
+from graph.storage.archive import Archive
+from graph.storage.tool_calls import load_call, mark_call
 from graph.turns import extract_current_turn
 
 
-def make_tool_node(tools: Sequence[BaseTool], approval_required: frozenset[str]) -> Node:
+def make_tool_node(
+    tools: Sequence[BaseTool], approval_required: frozenset[str], archive: Archive | None = None
+) -> Node:
     """tool_node: run the requested tools; code runs only after the user approves it.
 
     A tool that needs approval pauses the graph with `interrupt()`; the resume value is
     `{"action": "approve" | "reject" | "edit", "args": {...}}`. Any tool error becomes a
     ToolMessage starting with `Error:` and the model answers from it.
+
+    With an archive every call runs at most once: its result is recorded by `tool_call_id`
+    and reused when LangGraph re-runs the node on resume (several calls in one message,
+    approvals one at a time); a call that was running when the process died is not run
+    again before the user is asked again (`graph.storage.tool_calls`).
     """
     by_name = {t.name: t for t in tools}
 
@@ -28,6 +37,7 @@ def make_tool_node(tools: Sequence[BaseTool], approval_required: frozenset[str])
         last = state["messages"][-1]
         if not isinstance(last, AIMessage):
             return {}
+        thread = str(state.get("session_id", ""))
         results: list[ToolMessage] = []
         for call in last.tool_calls:
             name, call_id = call["name"], call["id"] or ""
@@ -43,18 +53,39 @@ def make_tool_node(tools: Sequence[BaseTool], approval_required: frozenset[str])
                     "answer with what you found, or say that nothing relevant was found."
                 )
             else:
+                record = load_call(archive, thread, call_id) if archive and call_id else None
                 if name in approval_required:
-                    answer = interrupt(
-                        {"kind": "approval", "tool": name, "args": args, "tool_call_id": call_id}
-                    )
+                    # interrupt() runs for every approval, done or not: on resume LangGraph
+                    # hands back the answers by their order in the node
+                    request = {
+                        "kind": "approval",
+                        "tool": name,
+                        "args": args,
+                        "tool_call_id": call_id,
+                    }
+                    answer = interrupt(request)
                     decision = str((answer or {}).get("action", "reject"))
                     if decision == "edit":
                         args = dict((answer or {}).get("args") or args)
-                content = (
-                    "Error: the user rejected this call; it was not run."
-                    if decision not in ("auto", "approve", "edit")
-                    else _run(tool, args)
-                )
+                if record and record["status"] == "done":
+                    content, args = str(record["content"]), dict(record.get("args") or args)
+                    decision = str(record.get("decision", decision))
+                elif decision not in ("auto", "approve", "edit"):
+                    content = "Error: the user rejected this call; it was not run."
+                else:
+                    if archive and call_id:
+                        mark_call(archive, thread, call_id, "running", args=args, decision=decision)
+                    content = _run(tool, args)
+                    if archive and call_id:
+                        mark_call(
+                            archive,
+                            thread,
+                            call_id,
+                            "done",
+                            content=content,
+                            args=args,
+                            decision=decision,
+                        )
             results.append(
                 ToolMessage(
                     content=content,

@@ -14,6 +14,7 @@ from graph.graph import ChatGraph
 from graph.settings import Settings
 from graph.storage.archive import get_thread
 from graph.storage.persistence import Persistence
+from graph.storage.tool_calls import load_call
 from graph.text import check_thread_id
 
 
@@ -57,8 +58,18 @@ def thread_values(app: ChatApp, thread_id: str) -> dict[str, Any]:
 
 
 def pending_approval(app: ChatApp, thread_id: str) -> dict[str, Any] | None:
-    """The approval the thread is waiting for, if it is paused."""
-    return approval_in(app.graph.get_state(config_for(thread_id, app.settings)).interrupts)
+    """The approval the thread is waiting for, if it is paused.
+
+    `may_have_run` is set when the call was started after an earlier approval and the
+    process died before its result was saved: the user is asked again, knowing that.
+    """
+    pending = approval_in(app.graph.get_state(config_for(thread_id, app.settings)).interrupts)
+    if pending is None:
+        return None
+    record = load_call(app.persistence.archive, thread_id, str(pending.get("tool_call_id", "")))
+    if record is not None and record["status"] == "running":
+        pending["may_have_run"] = True
+    return pending
 
 
 def approval_in(interrupts: Sequence[Any]) -> dict[str, Any] | None:

@@ -216,7 +216,14 @@ def load_summary_meta(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
 def delete_archive(archive: Archive, thread_id: str) -> None:
     """Delete a thread's archived turns, statistics, summary costs, facts, pins and index."""
     with archive.lock, archive.conn:
-        for table in ("archive_turns", "summary_costs", "memory_facts", "pinned_facts"):
+        for table in (
+            "archive_turns",
+            "summary_costs",
+            "memory_facts",
+            "pinned_facts",
+            "tool_calls",
+            "thread_leases",
+        ):
             archive.conn.execute(f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
         delete_index(archive.conn, thread_id)
 

@@ -1,8 +1,8 @@
 """The schema of the conversation's tables, its version, and the upgrades from older files.
 
 Version 1 is what the first landed versions wrote (archive, summary costs, thread list) with
-no version recorded. Version 2 adds the recall index, the lost-facts records, pinned facts
-and the writer leases; upgrading a version-1 file indexes its archived turns in place. A file written by a
+no version recorded. Version 2 adds the recall index, the lost-facts records, pinned facts,
+the writer leases and per-call tool records; upgrading a version-1 file indexes its archived turns in place. A file written by a
 newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
 """
@@ -67,6 +67,15 @@ CREATE TABLE IF NOT EXISTS memory_facts (
     last_turn INTEGER NOT NULL,
     record TEXT NOT NULL,
     PRIMARY KEY (thread_id, first_turn, last_turn)
+) WITHOUT ROWID;
+-- each tool call's state, so that it runs at most once (see graph/storage/tool_calls.py)
+CREATE TABLE IF NOT EXISTS tool_calls (
+    thread_id TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    record TEXT NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (thread_id, call_id)
 ) WITHOUT ROWID;
 -- one writer per thread across processes (see graph/storage/leases.py)
 CREATE TABLE IF NOT EXISTS thread_leases (
