@@ -6,17 +6,26 @@ each turn the thread's older checkpoints are pruned: the newest one holds the wh
 
 from __future__ import annotations
 
+import logging
 import queue
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    ToolMessage,
+)
 from langgraph.types import Command
 
-from graph.errors import InputError, ThreadBusy
+from graph.errors import ErrorCode, InputError, ThreadBusy, error_record
+from graph.nodes.llm import fallback_message
 from graph.session.app import (
     ChatApp,
     approval_in,
@@ -30,10 +39,12 @@ from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
 from graph.storage.archive import update_thread
 from graph.storage.leases import ThreadBusyError, writer_lease
-from graph.storage.persistence import prune_checkpoints
+from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text
 from graph.times import TIME_KEY, now_iso, parse_time
-from graph.turns import content_text
+from graph.turns import content_text, is_turn_end, split_turns
+
+log = logging.getLogger(__name__)
 
 TokenSink = Callable[[str], None]
 TITLE_CHARS = 40
@@ -171,6 +182,8 @@ def _run_turn(
     on_token: TokenSink | None,
 ) -> TurnOutcome:
     """The turn itself, under the thread's writer lease: checks against the saved state."""
+    with storage_errors():
+        close_unanswered(app, thread_id, ErrorCode.TURN_INTERRUPTED)
     snapshot = app.graph.get_state(config_for(thread_id, app.settings))
     if approval_in(snapshot.interrupts) is not None:
         raise InputError("This thread is waiting for a tool approval; answer it first.")
@@ -231,33 +244,110 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | No
     config = config_for(thread_id, app.settings)
     outcome = TurnOutcome()
     last: BaseMessage | None = None
-    with storage_errors():
-        # One checkpoint per turn: the turn is the unit the user sees, and older checkpoints
-        # are pruned anyway. A pause for approval or an error still persists ("exit" writes
-        # on interrupt and on exceptions); only a hard kill mid-turn loses that turn.
-        parts: Any = app.graph.stream(
-            payload, config, stream_mode=["messages", "updates"], durability="exit"
-        )
-        for mode, chunk in parts:
-            if mode == "messages":
-                piece, meta = chunk
-                if (
-                    on_token
-                    and meta.get("langgraph_node") == "llm_node"
-                    and isinstance(piece, AIMessageChunk)
-                    and piece.content
-                ):
-                    on_token(content_text(piece))
-            elif mode == "updates" and "__interrupt__" in chunk:
-                for interrupt in chunk["__interrupt__"]:
-                    outcome.pending = dict(interrupt.value)
-            elif mode == "updates" and chunk.get("llm_node"):
-                last = chunk["llm_node"]["messages"][-1]
+    try:
+        with storage_errors():
+            # One checkpoint per turn: the turn is the unit the user sees, and older
+            # checkpoints are pruned anyway. A pause for approval or an error still persists
+            # ("exit" writes on interrupt and on exceptions).
+            parts: Any = app.graph.stream(
+                payload, config, stream_mode=["messages", "updates"], durability="exit"
+            )
+            for mode, chunk in parts:
+                if mode == "messages":
+                    piece, meta = chunk
+                    if (
+                        on_token
+                        and meta.get("langgraph_node") == "llm_node"
+                        and isinstance(piece, AIMessageChunk)
+                        and piece.content
+                    ):
+                        on_token(content_text(piece))
+                elif mode == "updates" and "__interrupt__" in chunk:
+                    for interrupt in chunk["__interrupt__"]:
+                        outcome.pending = dict(interrupt.value)
+                elif mode == "updates" and chunk.get("llm_node"):
+                    last = chunk["llm_node"]["messages"][-1]
+    except StorageError:
+        return _after_storage_error(app, thread_id, payload)
+    try:  # housekeeping: a failure here changes nothing that was saved
         prune_checkpoints(app.persistence.saver, thread_id)
         update_thread(app.persistence.archive, thread_id)
+    except sqlite3.Error as exc:
+        log.warning("after the turn, pruning or the thread list failed: %s", exc)
     if outcome.pending is None:
         if last is None:  # the stream ended without an answer: read it from the state
             last = thread_values(app, thread_id)["messages"][-1]
         outcome.answer = content_text(last)
         outcome.error_code = last.response_metadata.get("error_code")
     return outcome
+
+
+def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutcome:
+    """Say what was saved after a storage error, and close the turn if its message was.
+
+    An answered turn was saved after all (the error came later); a saved message with no
+    answer becomes an unanswered turn (STORAGE_ERROR) so the next message never joins it;
+    a message that was not saved at all is not a turn: StorageError, and the UI gives the
+    text back.
+    """
+    try:
+        values = thread_values(app, thread_id)
+        wanted = payload.get("turn_count") if isinstance(payload, dict) else None
+        if wanted is not None and int(values.get("turn_count", 0)) != int(wanted):
+            raise StorageError(_NOT_SAVED)
+        messages = values.get("messages", [])
+        if messages and isinstance(messages[-1], AIMessage) and not messages[-1].tool_calls:
+            final = messages[-1]
+        else:
+            final = close_unanswered(app, thread_id, ErrorCode.STORAGE_ERROR) or fallback_message(
+                ErrorCode.STORAGE_ERROR
+            )
+    except (sqlite3.Error, StorageError) as exc:
+        raise StorageError(_NOT_SAVED) from exc
+    return TurnOutcome(
+        answer=content_text(final), error_code=final.response_metadata.get("error_code")
+    )
+
+
+_NOT_SAVED = (
+    "The message could not be saved (the database refused the write). Nothing that was saved "
+    "before is lost; please try again."
+)
+
+
+def close_unanswered(app: ChatApp, thread_id: str, code: ErrorCode) -> AIMessage | None:
+    """Close a turn that never got its answer with an apology marked `code`; None if none.
+
+    Its tool calls that never ran get error results first, so every call keeps its answer.
+    A turn paused for approval is not unanswered.
+    """
+    config = config_for(thread_id, app.settings)
+    snapshot = app.graph.get_state(config)
+    messages = list((snapshot.values or {}).get("messages", []))
+    if not messages or snapshot.interrupts or is_turn_end(messages[-1]):
+        return None
+    _, current = split_turns(messages)
+    answered = {m.tool_call_id for m in current if isinstance(m, ToolMessage)}
+    missing = [
+        ToolMessage(
+            content="Error: not run; the turn was interrupted.",
+            tool_call_id=call["id"] or "",
+            name=call["name"],
+            status="error",
+        )
+        for msg in current
+        if isinstance(msg, AIMessage)
+        for call in msg.tool_calls
+        if call["id"] not in answered
+    ]
+    korean = any("가" <= ch <= "힣" for m in current for ch in content_text(m)[:200])
+    closing = fallback_message(code, korean)
+    turn = int((snapshot.values or {}).get("turn_count", 0))
+    errors = [
+        *(snapshot.values or {}).get("errors", []),
+        error_record(turn, "turn", code, code.value),
+    ]
+    app.graph.update_state(
+        config, {"messages": [*missing, closing], "errors": errors}, as_node="llm_node"
+    )
+    return closing
