@@ -15,7 +15,6 @@ from graph.session.errors import storage_errors
 from graph.settings import validate_budget, validate_rate
 from graph.storage.archive import (
     delete_archive,
-    forget_thread,
     list_threads,
     load_archived,
     load_context_stats,
@@ -138,11 +137,10 @@ def thread_strategy(app: ChatApp, record: dict[str, Any]) -> str:
 
 
 def delete_thread(app: ChatApp, thread_id: str) -> None:
-    """Delete a thread: checkpoints, archive and its entry in the list."""
+    """Delete a thread, all of it or nothing: checkpoints, archive, index, list entry."""
     require_thread(app, thread_id)
-    app.persistence.saver.delete_thread(thread_id)
-    delete_archive(app.persistence.archive, thread_id)
-    forget_thread(app.persistence.archive, thread_id)
+    with storage_errors():
+        delete_archive(app.persistence.archive, thread_id)
 
 
 def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -> ThreadView:

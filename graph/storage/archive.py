@@ -214,15 +214,23 @@ def load_summary_meta(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
 
 
 def delete_archive(archive: Archive, thread_id: str) -> None:
-    """Delete a thread's archived turns, statistics, summary costs, facts, pins and index."""
+    """Delete everything of a thread in one transaction: all of it or, on failure, nothing.
+
+    Its checkpoints and pending writes (LangGraph's tables in the same file), archived
+    turns, statistics, summary costs, facts, pins, tool records, lease, recall index, and
+    its entry in the thread list.
+    """
     with archive.lock, archive.conn:
         for table in (
+            "checkpoints",
+            "writes",
             "archive_turns",
             "summary_costs",
             "memory_facts",
             "pinned_facts",
             "tool_calls",
             "thread_leases",
+            "chat_threads",
         ):
             archive.conn.execute(f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
         delete_index(archive.conn, thread_id)
@@ -266,8 +274,3 @@ def list_threads(archive: Archive, limit: int = 500) -> list[dict[str, Any]]:
         "SELECT record FROM chat_threads ORDER BY created_at DESC LIMIT ?", (limit,)
     )
     return [dict(json.loads(row[0])) for row in rows]
-
-
-def forget_thread(archive: Archive, thread_id: str) -> None:
-    """Remove a thread from the list."""
-    archive.execute("DELETE FROM chat_threads WHERE thread_id = ?", (thread_id,))

@@ -124,3 +124,57 @@ def test_a_turn_cut_off_mid_way_is_closed_when_the_thread_is_next_used(tmp_path:
     )
     assert dict(view.turns)[4][0].content == "다음 메시지"
     app.persistence.close()
+
+
+def _rows(db: Path, thread: str) -> dict[str, int]:
+    conn = sqlite3.connect(db)
+    try:
+        tables = [
+            "checkpoints",
+            "writes",
+            "archive_turns",
+            "summary_costs",
+            "memory_facts",
+            "chat_threads",
+        ]
+        return {
+            t: conn.execute(f"SELECT count(*) FROM {t} WHERE thread_id = ?", (thread,)).fetchone()[
+                0
+            ]
+            for t in tables
+        }  # noqa: S608
+    finally:
+        conn.close()
+
+
+def test_deleting_a_thread_removes_all_of_it_or_nothing(tmp_path: Path) -> None:
+    from graph.memory.recall import recall
+    from graph.session import delete_thread
+
+    app = _app(tmp_path)
+    keep, gone = new_thread(app), new_thread(app)
+    for thread in (keep, gone):
+        _talk(app, thread, 1, 7)
+    db = tmp_path / "f.sqlite"
+    before = _rows(db, gone)
+    assert all(before[t] for t in ("checkpoints", "archive_turns", "summary_costs", "chat_threads"))
+    # a failure at the last statement (the thread list) rolls the whole delete back
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "CREATE TRIGGER no_delete BEFORE DELETE ON chat_threads BEGIN SELECT RAISE(ABORT, 'injected'); END"
+    )
+    conn.commit()
+    with pytest.raises(StorageError):
+        delete_thread(app, gone)
+    assert _rows(db, gone) == before
+    assert load_thread(app, gone).turn_count == 7
+    conn.execute("DROP TRIGGER no_delete")
+    conn.commit()
+    conn.close()
+    delete_thread(app, gone)
+    assert set(_rows(db, gone).values()) == {0}
+    assert recall(app.persistence.archive, gone, "회의실 3호는 몇 시였죠?", 2000) == []
+    assert recall(
+        app.persistence.archive, keep, "회의실 303호는 몇 시였죠?", 2000
+    )  # the other stays
+    app.persistence.close()
