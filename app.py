@@ -210,6 +210,7 @@ def main() -> None:
             on_pin=on_pin,
             on_unpin=on_unpin,
             probe_key=probe_key,
+            safeguard=view.state.get("safeguard"),
         )
 
 

@@ -80,10 +80,13 @@ def render_approval(
         st.warning(t("approval", lang))
         if pending.get("may_have_run"):
             st.error(t("may_have_run", lang))
+        if pending.get("reason"):
+            st.info(t(f"outbound_{pending['reason']}", lang, tool=pending.get("tool", "")))
         st.caption(t("approval_help", lang))
         args = dict(pending.get("args") or {})
-        code = str(args.get("code", json.dumps(args, ensure_ascii=False)))
-        st.code(code, language="python")
+        is_code = "code" in args
+        code = str(args["code"]) if is_code else json.dumps(args, ensure_ascii=False)
+        st.code(code, language="python" if is_code else "json")
         edited = st.text_area(
             "code",
             value=code,
@@ -100,8 +103,20 @@ def render_approval(
         )
         middle.button(t("reject", lang), key="reject", on_click=on_decide, args=("reject", None))
         right.button(
-            t("edit", lang), key="edit", on_click=on_decide, args=("edit", {**args, "code": edited})
+            t("edit", lang),
+            key="edit",
+            on_click=on_decide,
+            args=("edit", {**args, "code": edited} if is_code else _json_args(edited, args)),
         )
+
+
+def _json_args(text: str, fallback: dict[str, Any]) -> dict[str, Any]:
+    """Edited arguments of a non-code tool; the original ones if the text is not a JSON object."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return fallback
+    return value if isinstance(value, dict) else fallback
 
 
 class StreamingAnswer:

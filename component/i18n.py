@@ -72,6 +72,18 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "이 코드는 앞서 승인되어 실행되던 중에 앱이 멈췄습니다. 이미 실행되었을 수 있습니다. 다시 승인하면 한 번 더 실행됩니다.",
         "en": "This code was approved and running when the app stopped; it may already have run. Approving again runs it once more.",
     },
+    "outbound_data_in_context": {
+        "ko": "이번 턴의 컨텍스트에 문서·파일·웹에서 온 내용이 있습니다. {tool}은(는) 내용을 외부로 보내므로, 그 안의 지시를 따른 호출이 아닌지 확인하고 승인해 주세요.",
+        "en": "This turn's context holds text from a document, a file or the web. {tool} sends text out of the machine: check that the call is not following instructions hidden in that text.",
+    },
+    "outbound_prompt_injection": {
+        "ko": "이 메시지는 지시를 바꾸려는 시도로 분류되었습니다. {tool}은(는) 내용을 외부로 보내므로 승인이 필요합니다.",
+        "en": "This message was labelled a prompt injection. {tool} sends text out of the machine, so it needs your approval.",
+    },
+    "safeguard": {
+        "ko": "🛡️ 안전 분류: {label} ({policy}){reasons}",
+        "en": "🛡️ Safeguard: {label} ({policy}){reasons}",
+    },
     "approve": {"ko": "승인하고 실행", "en": "Approve and run"},
     "reject": {"ko": "거절", "en": "Reject"},
     "edit": {"ko": "수정해서 실행", "en": "Run edited code"},

@@ -316,6 +316,7 @@ def render_summary_panel(
     on_pin: Callable[[str, int], None] | None = None,
     on_unpin: Callable[[str], None] | None = None,
     probe_key: str | None = None,
+    safeguard: Mapping[str, Any] | None = None,
 ) -> None:
     """The whole right-hand panel of the chat tab."""
     st.subheader(t("panel", lang))
@@ -356,6 +357,17 @@ def render_summary_panel(
         render_comparison(comparison, lang, on_compare)
     if route:
         st.caption(t("route", lang, route=route))
+    if safeguard and safeguard.get("label"):
+        reasons = safeguard.get("reasons") or []
+        st.caption(
+            t(
+                "safeguard",
+                lang,
+                label=safeguard["label"],
+                policy=safeguard.get("policy", ""),
+                reasons=": " + ", ".join(reasons) if reasons else "",
+            )
+        )
     if retrieved:
         with st.expander(t("passages", lang)):
             for passage in retrieved:

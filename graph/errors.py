@@ -31,6 +31,8 @@ class ErrorCode(StrEnum):
     """The message was saved but the answer could not be: the turn stays, unanswered."""
     TURN_INTERRUPTED = "TURN_INTERRUPTED"
     """The turn never finished (a crash or a kill mid-turn); closed when the thread was next used."""
+    SAFEGUARD_BLOCKED = "SAFEGUARD_BLOCKED"
+    """The safeguard blocked the message (HARMFUL); it was never sent to a model."""
     THREAD_BUSY = "THREAD_BUSY"
     """Another process is running a turn of the same thread; nothing was written."""
     TOOL_LOOP_LIMIT = "TOOL_LOOP_LIMIT"

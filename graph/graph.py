@@ -1,6 +1,8 @@
-"""The chat graph: START -> summary_node -> recall_node -> llm_node <-> tool_node -> END.
+"""The chat graph: safeguard, summary, recall, then the model and its tools.
 
-With a document index, a router runs first: START -> router_node -> (rag_node) -> summary_node.
+START -> safeguard_node -> summary_node -> recall_node -> llm_node <-> tool_node -> END.
+The safeguard labels the message first (a blocked one ends the turn there). With a document
+index a router runs next: safeguard_node -> router_node -> (rag_node) -> summary_node.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from graph.nodes import (
     make_tool_node,
     route_after_llm,
 )
+from graph.nodes.safeguard import make_safeguard_node, route_after_safeguard
 from graph.providers import get_chat_model, get_summarizer
 from graph.retrieval.index import DocumentIndex
 from graph.settings import Settings, load_settings
@@ -81,21 +84,30 @@ def build_graph(
     reports_finish = type(chat_model).__module__.startswith("langchain_openai")
     builder.add_node(
         "llm_node",
-        make_llm_node(bound, settings.tool_round_limit, archive, reports_finish),  # type: ignore[arg-type]
+        make_llm_node(
+            bound,  # type: ignore[arg-type]
+            settings.tool_round_limit,
+            archive,
+            check_finish=reports_finish,
+            mask_pii=reports_finish and settings.masks_pii,
+        ),
     )
     builder.add_node("tool_node", make_tool_node(tools, approval_required, archive))
+    builder.add_node("safeguard_node", make_safeguard_node())
+    builder.add_edge(START, "safeguard_node")
+    first = "router_node" if index is not None else "summary_node"
+    builder.add_conditional_edges(
+        "safeguard_node", route_after_safeguard, {"next": first, "__end__": END}
+    )
     if index is not None:
         from graph.routing import make_rag_node, make_router_node, route_after_router
 
         builder.add_node("router_node", make_router_node(index, router_model))
         builder.add_node("rag_node", make_rag_node(index))
-        builder.add_edge(START, "router_node")
         builder.add_conditional_edges(
             "router_node", route_after_router, ["rag_node", "summary_node"]
         )
         builder.add_edge("rag_node", "summary_node")
-    else:
-        builder.add_edge(START, "summary_node")
     builder.add_edge("summary_node", "recall_node")
     builder.add_edge("recall_node", "llm_node")
     builder.add_conditional_edges("llm_node", route_after_llm, ["tool_node", END])

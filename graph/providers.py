@@ -85,4 +85,6 @@ def get_summarizer(settings: Settings) -> Summarizer:
     if settings.resolved_provider == "offline":
         return ExtractiveSummarizer()
     model = settings.summary_model or settings.chat_model
-    return LLMSummarizer(_openai(settings, model, temperature=0.0), name=model)
+    return LLMSummarizer(
+        mask_pii=settings.masks_pii, model=_openai(settings, model, temperature=0.0), name=model
+    )

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from graph.nodes import Node
 from graph.retrieval import DocumentIndex, relevant
+from graph.safeguard import mask
 from graph.state import ChatState
 from graph.turns import content_text, extract_current_turn
 from prompt import get_prompt
@@ -90,7 +91,7 @@ def make_router_node(index: DocumentIndex, model: BaseChatModel | None = None) -
         if model is not None:
             try:
                 decision = model.with_structured_output(RouteDecision).invoke(
-                    [SystemMessage(get_prompt("router.system")), HumanMessage(question)]
+                    [SystemMessage(get_prompt("router.system")), HumanMessage(mask(question, {}))]
                 )
                 if isinstance(decision, RouteDecision):
                     route, reason = decision.route, decision.reason

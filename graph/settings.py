@@ -98,6 +98,12 @@ class Settings:
         "merged into digests (per thread in the sidebar). 5,000 keeps seed 002's table (16 "
         "summaries at turn 50) for turns of about 300 characters at rate 0.3.",
     )
+    mask_pii: str = _env(
+        "MASK_PII",
+        "on",
+        "on or off: mask phone numbers, e-mail addresses, resident registration and card "
+        "numbers in everything sent to a model provider (the conversation keeps them).",
+    )
     recall: str = _env(
         "RECALL",
         "on",
@@ -169,6 +175,11 @@ class Settings:
     def summary_budget(self) -> int:
         """Characters of summaries kept in the context before older ones are merged."""
         return clamp_budget(self._int("context_budget_chars"))
+
+    @property
+    def masks_pii(self) -> bool:
+        """Whether PII is masked before text leaves the machine (MASK_PII=off turns it off)."""
+        return self.mask_pii.strip().lower() not in ("off", "0", "false", "no")
 
     @property
     def recall_enabled(self) -> bool:

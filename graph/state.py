@@ -73,6 +73,8 @@ class ChatState(TypedDict, total=False):
     """Summaries and merges (digests, memory rewrites) made in this thread."""
     summary_model_calls: int
     """Model calls spent on summaries and merges (0 for the offline extractive summarizer)."""
+    safeguard: dict[str, Any]
+    """The current message's safeguard label, policy and reasons (seed 001)."""
     route: str
     """Route of the current turn (agent or rag), when a router runs."""
     route_reason: str

@@ -19,6 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from pydantic import BaseModel, Field
 
+from graph.safeguard import mask, unmask
 from graph.turns import content_text
 from prompt import get_prompt
 
@@ -346,18 +347,23 @@ class EntityList(BaseModel):
 class LLMSummarizer:
     """Summarizer that asks a chat model, then holds it to the target length."""
 
-    def __init__(self, model: BaseChatModel, name: str = "llm") -> None:
+    def __init__(self, model: BaseChatModel, name: str = "llm", mask_pii: bool = True) -> None:
         self.model = model
         self.name = name
+        self.mask_pii = mask_pii
+        """Mask phone numbers, e-mail, resident registration and card numbers in prompts."""
 
     def _ask(self, prompt: str, result: SummaryResult) -> str:
+        mapping: dict[str, str] = {}
+        if self.mask_pii:  # the summary model is outside the machine: PII stays here
+            prompt = mask(prompt, mapping)
         response = self.model.invoke([HumanMessage(content=prompt)])
         result.attempts += 1
         usage = getattr(response, "usage_metadata", None) or {}
         if usage:
             result.input_tokens = (result.input_tokens or 0) + int(usage.get("input_tokens", 0))
             result.output_tokens = (result.output_tokens or 0) + int(usage.get("output_tokens", 0))
-        return content_text(response).strip().strip('"').strip()
+        return unmask(content_text(response), mapping).strip().strip('"').strip()
 
     def _fit(self, text: str, target_chars: int, result: SummaryResult) -> str:
         if target_chars > 0 and abs(len(text) - target_chars) > target_chars * RETRY_TOLERANCE:
@@ -419,6 +425,9 @@ class LLMSummarizer:
             f"[{first_turn + offset}턴] {format_conversation(turn)}"
             for offset, turn in enumerate(turns)
         )
+        mapping: dict[str, str] = {}
+        if self.mask_pii:
+            numbered = mask(numbered, mapping)
         try:
             answer = self.model.with_structured_output(EntityList).invoke(
                 [HumanMessage(content=get_prompt("summary.entities", conversation=numbered))]

@@ -22,7 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, ToolMessage
 
 from graph.memory.thesaurus import synonyms
 from graph.storage.archive import Archive, load_archived_turns
@@ -32,6 +32,10 @@ from graph.times import describe_time, turn_time
 from graph.turns import final_answer, user_text
 from prompt import get_prompt
 
+DATA_TOOL_NAMES = frozenset(
+    {"read_file", "search_documents", "get_section", "web_search", "search_wikipedia"}
+)
+"""Tools whose results are data; a recalled turn that used one is marked `data`."""
 MIN_RELEVANCE = 0.3
 """Share of the message's information a turn must contain to be recalled."""
 GENERIC_SHARE = 0.25
@@ -60,6 +64,8 @@ class Recalled:
     """The message's terms it contains: why it was recalled."""
     text: str
     """What the context shows of it: the user's message and the answer, cut if long."""
+    data: bool = False
+    """The turn used a document, a file or the web: its answer may carry that text."""
 
     def as_dict(self) -> dict[str, object]:
         """Plain dict for the state."""
@@ -211,6 +217,7 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
             score=scored.relevance,
             terms=scored.terms,
             text=excerpt(messages, terms),
+            data=any(isinstance(m, ToolMessage) and m.name in DATA_TOOL_NAMES for m in messages),
         )
         if section_chars([*chosen, item]) <= budget:
             chosen.append(item)

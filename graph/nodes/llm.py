@@ -18,6 +18,7 @@ from graph.context import ContextStats, context_chars, message_chars
 from graph.errors import ErrorCode, error_record
 from graph.memory import state_extras, strategy_context
 from graph.nodes.base import Node
+from graph.safeguard import mask_message, unmask_message
 from graph.state import ChatState
 from graph.storage.archive import Archive, record_context_stats
 from graph.turns import content_text, extract_current_turn
@@ -101,11 +102,15 @@ def make_llm_node(
     max_tool_rounds: int,
     archive: Archive | None = None,
     check_finish: bool = False,
+    mask_pii: bool = False,
 ) -> Node:
     """llm_node: build the context, call the model; on any failure answer with the fallback.
 
     With `check_finish` (a provider that reports finish_reason, i.e. OpenAI and compatible
     servers), a cut-off, unfinished or empty reply is a failure too (see `check_output`).
+    With `mask_pii` (a model outside the machine), phone numbers, e-mail addresses, resident
+    registration and card numbers are replaced by placeholders in everything sent, and put
+    back in the reply (see `graph.safeguard`).
     """
 
     def llm_node(state: ChatState) -> dict[str, Any]:
@@ -122,9 +127,12 @@ def make_llm_node(
             response = fallback_message(code, _korean(messages))
         else:
             try:
-                reply = model.invoke(context)
+                mapping: dict[str, str] = {}
+                sent = [mask_message(m, mapping) for m in context] if mask_pii else context
+                reply = model.invoke(sent)
                 if not isinstance(reply, AIMessage):
                     raise TypeError(f"model returned {type(reply).__name__}")
+                reply = unmask_message(reply, mapping)
                 if check_finish:
                     check_output(reply)
                 if reply.invalid_tool_calls and not reply.tool_calls:

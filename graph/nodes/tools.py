@@ -10,6 +10,7 @@ from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
 from langgraph.types import interrupt
 
+from graph.memory.recall import DATA_TOOL_NAMES
 from graph.nodes.base import Node
 from graph.state import ChatState
 from graph.storage.archive import Archive
@@ -54,7 +55,8 @@ def make_tool_node(
                 )
             else:
                 record = load_call(archive, thread, call_id) if archive and call_id else None
-                if name in approval_required:
+                reason = _outbound_reason(state, results) if name in OUTBOUND else ""
+                if name in approval_required or reason:
                     # interrupt() runs for every approval, done or not: on resume LangGraph
                     # hands back the answers by their order in the node
                     request = {
@@ -63,6 +65,8 @@ def make_tool_node(
                         "args": args,
                         "tool_call_id": call_id,
                     }
+                    if reason:
+                        request["reason"] = reason
                     answer = interrupt(request)
                     decision = str((answer or {}).get("action", "reject"))
                     if decision == "edit":
@@ -98,6 +102,33 @@ def make_tool_node(
         return {"messages": results}
 
     return tool_node
+
+
+OUTBOUND = frozenset({"web_search", "search_wikipedia", "get_weather"})
+"""Tools that send text out of the machine."""
+DATA_TOOLS = DATA_TOOL_NAMES
+"""Tools whose results are data (a document, a file, the web), never instructions."""
+
+
+def _outbound_reason(state: ChatState, results: Sequence[ToolMessage]) -> str:
+    """Why an outbound call needs the user's approval in this turn, or '' if it does not.
+
+    Text from a document, a file or the web is data: if the context holds such text (found
+    now or recalled), instructions hidden in it must not make the model send anything out
+    unasked. The same holds in a turn the safeguard labelled PROMPT_INJECTION.
+    """
+    if (state.get("safeguard") or {}).get("label") == "PROMPT_INJECTION":
+        return "prompt_injection"
+    data_now = [
+        m
+        for m in [*extract_current_turn(state["messages"]), *results]
+        if isinstance(m, ToolMessage) and m.name in DATA_TOOLS
+    ]
+    if data_now or state.get("retrieved"):
+        return "data_in_context"
+    if any(item.get("data") for item in state.get("recalled") or []):
+        return "data_in_context"
+    return ""
 
 
 CALL_LIMITS = {"search_documents": 3}

@@ -239,6 +239,11 @@ class DocumentIndex:
     def _vector(self, query: str, n: int) -> list[tuple[int, float]]:
         if self._faiss is None or self.embeddings is None:
             return []
+        from graph.retrieval.embeddings import HashingEmbeddings
+        from graph.safeguard import mask
+
+        if not isinstance(self.embeddings, HashingEmbeddings):
+            query = mask(query, {})  # a remote embedding model never sees the user's PII
         try:
             vector = np.asarray([self.embeddings.embed_query(query)], dtype=np.float32)
         except Exception as exc:  # noqa: BLE001 - fall back to the keyword ranking

@@ -192,3 +192,40 @@ def test_broken_model_output_is_an_error_and_no_tool_runs(
     assert view.turns[0][1][0].content == "123456*1000 계산해 줘"  # the message is kept
     out = run_turn(app, thread, "다시 해 줘", turn_count=2, compression_rate=0.3)
     assert out.answer == "이번에는 제대로 된 답입니다." and out.error_code is None
+
+
+def test_pii_never_reaches_the_provider_and_the_answer_shows_the_real_values(
+    http_server, tmp_path: Path
+) -> None:
+    phone, mail, rrn = "010-2345-6789", "jiho.park@example.com", "900101-1234567"
+
+    def echo(body):  # the model repeats the (masked) number it was given
+        user = body["messages"][-1]["content"]
+        token = next(w for w in user.replace(",", " ").split() if w.startswith("[PHONE_"))
+        return oai.Reply(chunks=oai.stream_text(f"확인했습니다: {token}로 연락드릴게요."))
+
+    bodies = oai.install(
+        http_server, [echo, echo, echo, echo], summary=lambda b: "요약: 연락처를 받았다."
+    )
+    app = open_app(_settings(http_server, tmp_path), tools=[], index=None)
+    thread = new_thread(app)
+    for turn in range(1, 5):
+        out = run_turn(
+            app,
+            thread,
+            f"{turn}번째: 제 번호는 {phone}, 메일 {mail}, 주민번호 {rrn}이에요.",
+            turn_count=turn,
+            compression_rate=0.3,
+        )
+        assert out.answer == f"확인했습니다: {phone}로 연락드릴게요."  # unmasked locally
+    wire = " ".join(str(b) for b in bodies)
+    for value in (phone, mail, rrn):
+        assert value not in wire  # neither the chat calls nor the summary calls carried it
+    assert "[PHONE_" in wire and "[EMAIL_" in wire and "[RRN_" in wire
+    view = load_thread(app, thread)
+    assert phone in view.turns[0][1][0].content  # the stored conversation keeps the original
+    assert view.state["safeguard"] == {
+        "label": "PII",
+        "policy": "mask",
+        "reasons": ["EMAIL", "PHONE", "RRN"],
+    }
