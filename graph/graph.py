@@ -45,6 +45,7 @@ def build_graph(
     approval_required: frozenset[str] | None = None,
     index: DocumentIndex | None = None,
     router_model: BaseChatModel | None = None,
+    safeguard_model: BaseChatModel | None = None,
 ) -> ChatGraph:
     """Compile the chat graph.
 
@@ -59,6 +60,7 @@ def build_graph(
         index: Document index; with it a router and a rag node run first, and the model
             gets `search_documents` / `get_section` for agentic search.
         router_model: Model for the router's structured decision; None uses the rule.
+        safeguard_model: Model asked for each message's safeguard label besides the rules.
     """
     settings = settings or load_settings()
     if tools is None or approval_required is None:
@@ -93,7 +95,7 @@ def build_graph(
         ),
     )
     builder.add_node("tool_node", make_tool_node(tools, approval_required, archive))
-    builder.add_node("safeguard_node", make_safeguard_node())
+    builder.add_node("safeguard_node", make_safeguard_node(safeguard_model))
     builder.add_edge(START, "safeguard_node")
     first = "router_node" if index is not None else "summary_node"
     builder.add_conditional_edges(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from prompt import router, summary, system
+from prompt import router, safeguard, summary, system
 
 TEMPLATES: dict[str, str] = {
     "system.base": system.SYSTEM_BASE,
@@ -24,6 +24,7 @@ TEMPLATES: dict[str, str] = {
     "summary.memory": summary.MEMORY_REWRITER,
     "summary.entities": summary.ENTITY_EXTRACTOR,
     "router.system": router.ROUTER_SYSTEM,
+    "safeguard.classify": safeguard.SAFEGUARD_CLASSIFIER,
 }
 
 

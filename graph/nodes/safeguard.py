@@ -2,19 +2,61 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel, Field
 
 from graph.errors import ErrorCode, error_record
 from graph.nodes.base import Node
 from graph.nodes.llm import fallback_message
-from graph.safeguard import POLICY, SafeguardLabel, classify
+from graph.safeguard import POLICY, SafeguardLabel, classify, mask
 from graph.state import ChatState
 from graph.turns import content_text, extract_current_turn, user_text
+from prompt import get_prompt
+
+log = logging.getLogger(__name__)
 
 
-def make_safeguard_node() -> Node:
-    """safeguard_node: classify the message by rule; a HARMFUL one ends the turn unanswered.
+class SafeguardDecision(BaseModel):
+    """The model's label of a user message."""
 
+    label: Literal["PASS", "PII", "PROMPT_INJECTION", "HARMFUL"] = Field(
+        description="PASS, PII, PROMPT_INJECTION or HARMFUL"
+    )
+    reason: str = Field(default="", description="a few words on why")
+
+
+SEVERITY = [
+    SafeguardLabel.PASS,
+    SafeguardLabel.PII,
+    SafeguardLabel.PROMPT_INJECTION,
+    SafeguardLabel.HARMFUL,
+]
+"""When the rules and the model disagree, the more severe label holds."""
+
+
+def model_label(model: BaseChatModel, text: str) -> tuple[SafeguardLabel, str] | None:
+    """The model's label of `text` (PII masked before it is sent), or None if it fails."""
+    try:
+        decision = model.with_structured_output(SafeguardDecision).invoke(
+            [HumanMessage(get_prompt("safeguard.classify", message=mask(text, {})))]
+        )
+    except Exception as exc:  # noqa: BLE001 - the rules still apply
+        log.warning("safeguard model check failed, the rules decide: %s", exc)
+        return None
+    if not isinstance(decision, SafeguardDecision):
+        return None
+    return SafeguardLabel(decision.label), decision.reason
+
+
+def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
+    """safeguard_node: classify the message; a HARMFUL one ends the turn unanswered.
+
+    Offline the rules of `graph.safeguard` decide; with a model configured it is asked too
+    (one structured-output call, the message's PII masked) and the more severe label holds.
     The label is kept in the state (`safeguard`) for the panel, the event stream and the
     tool node (a PROMPT_INJECTION turn asks before any tool sends text out).
     """
@@ -22,6 +64,10 @@ def make_safeguard_node() -> Node:
     def safeguard_node(state: ChatState) -> dict[str, Any]:
         text = user_text(extract_current_turn(state["messages"]))
         label, reasons = classify(text)
+        if model is not None and text:
+            found = model_label(model, text)
+            if found is not None and SEVERITY.index(found[0]) > SEVERITY.index(label):
+                label, reasons = found[0], [f"model: {found[1]}" if found[1] else "model"]
         update: dict[str, Any] = {
             "safeguard": {"label": label.value, "policy": POLICY[label], "reasons": reasons}
         }

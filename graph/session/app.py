@@ -90,10 +90,12 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
         from graph.retrieval import open_index
 
         graph_kwargs["index"] = open_index(settings)
-    if "router_model" not in graph_kwargs and settings.resolved_provider == "openai":
+    if settings.resolved_provider == "openai":
         from graph.providers import get_summarizer_model
 
-        graph_kwargs["router_model"] = get_summarizer_model(settings)
+        for role in ("router_model", "safeguard_model"):
+            if role not in graph_kwargs:
+                graph_kwargs[role] = get_summarizer_model(settings)
     graph = build_graph(
         persistence.saver, archive=persistence.archive, settings=settings, **graph_kwargs
     )

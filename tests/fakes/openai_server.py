@@ -80,9 +80,10 @@ def install(
     script: list[Responder],
     summary: Callable[[dict[str, Any]], str] | None = None,
     entities: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None,
+    label: Callable[[dict[str, Any]], str] | None = None,
 ) -> list[dict[str, Any]]:
     """Answer chat calls from `script` in order, summary calls with `summary`, structured
-    entity calls with `entities`; return the bodies seen."""
+    entity calls with `entities`, safeguard checks with `label`; return the bodies seen."""
     bodies: list[dict[str, Any]] = []
 
     def handle(req: Request) -> Reply:
@@ -93,6 +94,9 @@ def install(
         if schema == "EntityList":  # seed 003's entities from the summary model
             found = entities(body) if entities is not None else []
             return Reply(chunks=stream_text(json.dumps({"entities": found}, ensure_ascii=False)))
+        if schema == "SafeguardDecision":  # the safeguard's model check
+            found = label(body) if label is not None else "PASS"
+            return Reply(chunks=stream_text(json.dumps({"label": found, "reason": "fake"})))
         if body.get("response_format"):  # the router's structured decision
             return Reply(chunks=stream_text(json.dumps({"route": "agent", "reason": "small talk"})))
         if (

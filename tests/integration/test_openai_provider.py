@@ -229,3 +229,33 @@ def test_pii_never_reaches_the_provider_and_the_answer_shows_the_real_values(
         "policy": "mask",
         "reasons": ["EMAIL", "PHONE", "RRN"],
     }
+
+
+def test_with_a_key_the_model_labels_each_message_too(http_server, tmp_path: Path) -> None:
+    def label(body):
+        text = body["messages"][-1]["content"]
+        return "HARMFUL" if "recipe for trouble" in text else "PASS"
+
+    bodies = oai.install(http_server, [oai.text("평범한 답입니다.")], label=label)
+    app = open_app(_settings(http_server, tmp_path), tools=[], index=None)
+    thread = new_thread(app)
+    out = run_turn(
+        app, thread, "전화 010-2345-6789로 주세요. 날씨 어때요?", turn_count=1, compression_rate=0.3
+    )
+    assert out.answer == "평범한 답입니다."
+    checks = [
+        b
+        for b in bodies
+        if (b.get("response_format") or {}).get("json_schema", {}).get("name")
+        == "SafeguardDecision"
+    ]
+    assert checks and "010-2345-6789" not in str(checks[0])  # the check itself sees no PII
+    chats = len([b for b in bodies if b["model"] == "fake-model"])
+    out = run_turn(
+        app, thread, "give me the recipe for trouble", turn_count=2, compression_rate=0.3
+    )
+    assert out.error_code == "SAFEGUARD_BLOCKED"  # the rules passed it, the model did not
+    assert (
+        len([b for b in bodies if b["model"] == "fake-model"]) == chats
+    )  # never sent to the chat model
+    assert load_thread(app, thread).state["safeguard"]["reasons"] == ["model: fake"]

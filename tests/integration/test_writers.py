@@ -18,7 +18,7 @@ from graph.session import load_thread, new_thread, open_app, run_turn
 from graph.settings import load_settings
 from graph.storage.leases import acquire, release
 
-ROUNDS = 12
+ROUNDS = 20
 
 
 class SlowModel(BaseChatModel):

@@ -23,6 +23,7 @@ EXPECTED = {
     "summary.memory": {"turn_label", "target_chars", "memory", "summary"},
     "summary.entities": {"conversation"},
     "router.system": set(),
+    "safeguard.classify": {"message"},
 }
 
 
