@@ -42,6 +42,7 @@ from graph.session import (
     rename_thread,
     resume_turn,
     run_turn,
+    salvage_thread,
     sent_now,
     set_thread_budget,
     set_thread_rate,
@@ -88,14 +89,22 @@ def main() -> None:
     st.session_state.setdefault("lang", load_settings().language)
     st.session_state.setdefault("shown_turns", {})
     lang = st.session_state["lang"]
-    app = get_app()
+    try:
+        app = get_app()
+    except StorageError as exc:  # read-only folder, a newer schema, ...: say so, not a traceback
+        st.error(t("storage_failed", lang, msg=str(exc)))
+        st.stop()
     if app.persistence.notice:
         st.warning(t("storage_notice", lang, msg=app.persistence.notice))
     thread = _thread_id(app)
     wait_idle(app, thread)  # a turn from an interrupted run finishes before we redraw
-    view = load_thread(
-        app, thread, recent_turns=st.session_state["shown_turns"].get(thread, PAGE_TURNS)
-    )
+    try:
+        view = load_thread(
+            app, thread, recent_turns=st.session_state["shown_turns"].get(thread, PAGE_TURNS)
+        )
+    except Exception as exc:  # noqa: BLE001 - one damaged thread must not take the page down
+        _damaged(app, thread, exc, lang)
+        return
 
     def on_new() -> None:
         _switch(new_thread(app))
@@ -212,6 +221,28 @@ def main() -> None:
             probe_key=probe_key,
             safeguard=view.state.get("safeguard"),
         )
+
+
+def _damaged(app: ChatApp, thread: str, exc: BaseException, lang: str) -> None:
+    """A thread that cannot be read: what happened, the other threads, and what can be read."""
+    with st.sidebar:
+        render_threads(
+            threads(app),
+            thread,
+            lang,
+            on_new=lambda: _switch(new_thread(app)),
+            on_switch=_switch,
+            on_rename=lambda target, title: rename_thread(app, target, title),
+            on_delete=lambda target: delete_thread(app, target),
+        )
+    st.title(t("title", lang))
+    st.error(t("thread_damaged", lang, error=f"{type(exc).__name__}: {exc}"[:500]))
+    st.download_button(
+        t("salvage", lang),
+        json.dumps(salvage_thread(app, thread), ensure_ascii=False, indent=1),
+        file_name=f"{thread}-salvaged.json",
+        mime="application/json",
+    )
 
 
 def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:

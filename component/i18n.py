@@ -145,6 +145,15 @@ _STRINGS: dict[str, dict[str, str]] = {
     "passages": {"ko": "📚 이번 턴에 사용한 문서", "en": "📚 Passages used this turn"},
     "errors": {"ko": "⚠️ 기록된 오류", "en": "⚠️ Recorded errors"},
     "storage_notice": {"ko": "저장소 알림: {msg}", "en": "Storage notice: {msg}"},
+    "storage_failed": {
+        "ko": "대화 저장소를 열 수 없습니다: {msg}",
+        "en": "The conversation store cannot be opened: {msg}",
+    },
+    "thread_damaged": {
+        "ko": "이 대화는 저장된 상태를 읽을 수 없습니다 ({error}). 다른 대화는 그대로 쓸 수 있고, 아래에서 이 대화 중 읽을 수 있는 부분을 내려받을 수 있습니다.",
+        "en": "This conversation's saved state cannot be read ({error}). The other conversations work as before; below you can download what can still be read of this one.",
+    },
+    "salvage": {"ko": "⬇️ 읽을 수 있는 부분 내려받기", "en": "⬇️ Download what can be read"},
     "strategy": {"ko": "기억 방식", "en": "Memory strategy"},
     "strategy_three_turn": {
         "ko": "3턴 요약 (기본, 예산을 넘으면 요약의 요약)",

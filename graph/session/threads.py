@@ -212,3 +212,38 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
         "context_log": view.context_log,
         "errors": view.errors,
     }
+
+
+def salvage_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
+    """What can still be read of a thread whose state cannot be: its record and archived turns.
+
+    Each archived turn is read on its own, so one bad row loses only itself.
+    """
+    from langchain_core.messages import messages_to_dict
+
+    from graph.storage.archive import get_thread, load_archived_turns
+
+    out: dict[str, Any] = {"thread_id": thread_id, "turns": [], "unreadable_turns": []}
+    try:
+        out["record"] = get_thread(app.persistence.archive, thread_id)
+    except Exception as exc:  # noqa: BLE001 - salvage what can be read
+        out["record_error"] = str(exc)
+    try:
+        numbers = [
+            int(r[0])
+            for r in app.persistence.archive.execute(
+                "SELECT turn FROM archive_turns WHERE thread_id = ? AND messages IS NOT NULL "
+                "ORDER BY turn",
+                (thread_id,),
+            )
+        ]
+    except Exception as exc:  # noqa: BLE001
+        out["archive_error"] = str(exc)
+        numbers = []
+    for number in numbers:
+        try:
+            turn = load_archived_turns(app.persistence.archive, thread_id, [number])[number]
+            out["turns"].append({"turn": number, "messages": messages_to_dict(turn)})
+        except Exception:  # noqa: BLE001
+            out["unreadable_turns"].append(number)
+    return out

@@ -167,6 +167,7 @@ def run_turn(
     except ValueError as exc:
         raise InputError(str(exc)) from exc
     record = require_thread(app, thread_id)
+    app.persistence.check_file()
     with _lease(app, thread_id):
         return _run_turn(app, thread_id, record, message, turn_count, rate, sent, on_token)
 
@@ -220,6 +221,7 @@ def resume_turn(
     """Answer a pending approval with approve, reject or edit (with new args)."""
     if action not in ("approve", "reject", "edit"):
         raise InputError(f"Unknown decision {action!r}.")
+    app.persistence.check_file()
     with _lease(app, thread_id):
         if pending_approval(app, thread_id) is None:
             raise InputError("Nothing is waiting for approval in this thread.")

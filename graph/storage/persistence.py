@@ -8,6 +8,7 @@ file grows with the transcript, not with its square.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import sqlite3
 import time
@@ -41,6 +42,27 @@ class Persistence:
     """The database file."""
     notice: str = ""
     """Set when a corrupt file was moved aside and a new one started."""
+    identity: tuple[int, int] = (0, 0)
+    """(device, inode) of the file when it was opened, to notice it being deleted or replaced."""
+
+    def check_file(self) -> None:
+        """Raise StorageError if the database file was deleted or replaced since it was opened.
+
+        SQLite keeps writing to the open (deleted) file, so without this check a turn would be
+        reported saved into a file nobody will ever open again.
+        """
+        try:
+            info = self.path.stat()
+        except FileNotFoundError:
+            raise StorageError(
+                f"The database {self.path} was deleted while the app was running; nothing more "
+                "can be saved. Restart the app (a new, empty database will be made)."
+            ) from None
+        if (info.st_dev, info.st_ino) != self.identity:
+            raise StorageError(
+                f"The database {self.path} was replaced by another file while the app was "
+                "running; restart the app to use it."
+            )
 
     def close(self) -> None:
         """Close both connections."""
@@ -64,13 +86,18 @@ def _connect(path: Path, timeout_s: float, autocommit: bool = False) -> sqlite3.
     return conn
 
 
+FULL_CHECK_BYTES = 64 * 1024 * 1024
+"""Files up to this size get SQLite's full `integrity_check` at open; larger ones `quick_check`."""
+
+
 def _is_healthy(path: Path) -> bool:
     if not path.exists() or path.stat().st_size == 0:
         return True
+    check = "integrity_check" if path.stat().st_size <= FULL_CHECK_BYTES else "quick_check"
     try:
-        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S)
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
         try:
-            row = conn.execute("PRAGMA quick_check").fetchone()
+            row = conn.execute(f"PRAGMA {check}").fetchone()
         finally:
             conn.close()
     except sqlite3.OperationalError as exc:
@@ -83,9 +110,23 @@ def _is_healthy(path: Path) -> bool:
 
 
 def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Persistence:
-    """Open (or create) the database; a corrupt file is moved aside, never deleted."""
+    """Open (or create) the database; a corrupt file is moved aside, never deleted.
+
+    A folder or file that cannot be written is named as such (StorageError), not mistaken
+    for damage.
+    """
     path = Path(db_path).expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"cannot create the folder {path.parent}: {exc.strerror}") from exc
+    if not os.access(path.parent, os.W_OK):
+        raise StorageError(
+            f"the folder {path.parent} is read-only: the database (and its journal) must be "
+            "written there; set CHAT_DB_PATH to a writable place"
+        )
+    if path.exists() and not os.access(path, os.W_OK):
+        raise StorageError(f"the database file {path} is read-only; make it writable")
     notice = ""
     if not _is_healthy(path):
         aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -103,7 +144,10 @@ def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S
         raise StorageError(f"cannot open the database {path}: {exc}") from exc
     except sqlite3.Error as exc:
         raise StorageError(f"cannot open the database {path}: {exc}") from exc
-    return Persistence(saver=saver, archive=archive, path=path, notice=notice)
+    info = path.stat()
+    return Persistence(
+        saver=saver, archive=archive, path=path, notice=notice, identity=(info.st_dev, info.st_ino)
+    )
 
 
 def prune_checkpoints(saver: SqliteSaver, thread_id: str) -> int:
