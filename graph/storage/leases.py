@@ -19,9 +19,10 @@ from contextlib import contextmanager
 
 from graph.storage.archive import Archive
 
-LEASE_S = 90.0
-"""How long a lease lasts unless renewed; a dead process blocks its thread at most this long."""
-RENEW_S = 20.0
+LEASE_S = 30.0
+"""How long a lease lasts unless renewed; a dead process on another host blocks its thread
+at most this long (one on this host is noticed at once, see `acquire`)."""
+RENEW_S = 10.0
 """How often a running turn renews its lease."""
 
 
@@ -34,10 +35,37 @@ def new_owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+def _dead_here(owner: str) -> bool:
+    """True when `owner` was a process of this host that no longer exists (killed, crashed)."""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
 def acquire(archive: Archive, thread_id: str, owner: str, lease_s: float = LEASE_S) -> bool:
-    """Take or renew the thread's lease for `owner`; False if someone else holds it."""
+    """Take or renew the thread's lease for `owner`; False if someone else holds it.
+
+    An expired lease is free; so is one whose holder was a process of this host that has
+    died (a kill -9 does not release its lease).
+    """
     now = time.time()
     with archive.lock, archive.conn:
+        holder = archive.conn.execute(
+            "SELECT owner FROM thread_leases WHERE thread_id = ?", (thread_id,)
+        ).fetchone()
+        if holder and holder[0] != owner and _dead_here(str(holder[0])):
+            archive.conn.execute(
+                "DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?",
+                (thread_id, holder[0]),
+            )
         archive.conn.execute(
             "INSERT INTO thread_leases (thread_id, owner, expires_at) VALUES (?, ?, ?) "
             "ON CONFLICT (thread_id) DO UPDATE SET owner = excluded.owner, "

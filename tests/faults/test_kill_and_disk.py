@@ -1,0 +1,151 @@
+"""Fault injection on the real storage: kill -9 at random points, and a full disk.
+
+Each test asserts that nothing committed is lost and nothing is reported wrongly, and
+prints its counts (run with -s to see them).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from graph.session import load_thread, new_thread, open_app, run_turn
+from graph.settings import load_settings
+from graph.storage.persistence import StorageError
+
+ROOT = Path(__file__).resolve().parents[2]
+KILLS = 20
+
+_CHILD = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from graph.session import load_thread, open_app, run_turn
+from graph.settings import load_settings
+app = open_app(load_settings({"CHAT_DB_PATH": sys.argv[2], "CHAT_PROVIDER": "offline"}), tools=[], index=None)
+thread = sys.argv[3]
+while True:
+    turn = load_thread(app, thread, recent_turns=1).turn_count + 1
+    print(f"start {turn}", flush=True)
+    run_turn(app, thread, f"메시지 {turn}: 회의실 {turn}0{turn}호 예약은 오후 {turn % 9 + 1}시, 예산 {turn * 10}만원.",
+             turn_count=turn, compression_rate=0.3)
+    print(f"committed {turn}", flush=True)
+"""
+
+
+def _app(db: Path):
+    return open_app(
+        load_settings({"CHAT_DB_PATH": str(db), "CHAT_PROVIDER": "offline"}), tools=[], index=None
+    )
+
+
+@pytest.mark.faults
+@pytest.mark.timeout(600)  # twenty fresh processes, each loading the models of the app
+def test_kill_9_at_random_points_loses_no_committed_turn(tmp_path: Path) -> None:
+    db = tmp_path / "kill.sqlite"
+    app = _app(db)
+    thread = new_thread(app)
+    app.persistence.close()
+    rng = random.Random(11)
+    committed: dict[int, str] = {}
+    mid_turn = 0
+    for _ in range(KILLS):
+        child = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(ROOT), str(db), thread],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        assert child.stdout is not None
+        # let the child commit one turn (its first also loads Kiwi), then kill it at a random
+        # point of the following turns
+        first = [child.stdout.readline().strip(), child.stdout.readline().strip()]
+        assert first[0].startswith("start") and first[1].startswith("committed"), first
+        time.sleep(rng.uniform(0.0, 0.25))
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        lines = [*first, *child.stdout.read().split("\n")]
+        for line in lines:
+            if line.startswith("committed"):
+                turn = int(line.split()[1])
+                committed[turn] = f"메시지 {turn}:"
+        if lines and [x for x in lines if x][-1].startswith("start"):
+            mid_turn += 1
+        conn = sqlite3.connect(db)
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conn.close()
+    app = _app(db)
+    view = load_thread(app, thread)
+    by_number = dict(view.turns)
+    lost = [n for n in committed if n not in by_number]
+    for number in committed:
+        messages = by_number.get(number, [])
+        assert messages and isinstance(messages[0], HumanMessage)
+        assert str(messages[0].content).startswith(committed[number])
+        assert isinstance(messages[-1], AIMessage)  # a committed turn has its answer
+    assert [n for n, _ in view.turns] == list(range(1, len(view.turns) + 1))
+    # the conversation goes on with the right numbering
+    run_turn(app, thread, "이어서", turn_count=view.turn_count + 1, compression_rate=0.3)
+    app.persistence.close()
+    print(
+        f"\n{KILLS} kills, {mid_turn} landed inside a turn, {len(committed)} committed turns, "
+        f"{len(lost)} lost"
+    )
+    assert lost == []
+    assert len(committed) >= KILLS, "too few turns committed to say anything"
+    assert mid_turn >= KILLS // 4, "the kills did not reach the middle of turns"
+
+
+@pytest.mark.faults
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a size-limited tmpfs needs root")
+def test_a_full_disk_is_an_error_that_loses_nothing(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(disk)], check=True)  # noqa: S607
+    try:
+        db = disk / "full.sqlite"
+        app = _app(db)
+        thread = new_thread(app)
+        filler = disk / "filler"
+        filler.write_bytes(b"\0" * (2 * 1024 * 1024 + 512 * 1024))
+        answered: list[int] = []
+        failure = ""
+        for turn in range(1, 200):
+            text = f"{turn}번째 긴 메시지: " + "회의록 내용을 길게 붙여 둡니다. " * 300
+            try:
+                out = run_turn(app, thread, text[:7900], turn_count=turn, compression_rate=0.5)
+            except StorageError as exc:  # the message itself could not be saved
+                failure = f"not saved at turn {turn}: {exc}"
+                break
+            if out.error_code:
+                failure = f"{out.error_code} at turn {turn}"
+                break
+            answered.append(turn)
+        assert failure, "the disk never filled up"
+        assert "STORAGE_ERROR" in failure or "could not be saved" in failure, failure
+        view = load_thread(app, thread)
+        numbers = dict(view.turns)
+        assert all(n in numbers and isinstance(numbers[n][-1], AIMessage) for n in answered)
+        filler.unlink()  # space again: the conversation goes on, nothing lost
+        run_turn(
+            app,
+            thread,
+            "공간이 생겼어요",
+            turn_count=load_thread(app, thread).turn_count + 1,
+            compression_rate=0.3,
+        )
+        app.persistence.close()
+        conn = sqlite3.connect(db)
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conn.close()
+        print(f"\ndisk full: {len(answered)} turns answered, then {failure.split(':')[0]}")
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)  # noqa: S607
