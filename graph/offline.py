@@ -29,6 +29,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from graph.summarizer import sentences
+from graph.text import is_korean
 from graph.turns import content_text
 
 _HANGUL = re.compile(r"[가-힣]")
@@ -125,11 +126,6 @@ _STOP_BIGRAMS = {
 }
 NO_MATCH = 0.2
 """Share of the question's words a memory must contain to be quoted."""
-
-
-def is_korean(text: str) -> bool:
-    """True when the text contains Hangul."""
-    return bool(_HANGUL.search(text))
 
 
 def _bigrams(text: str) -> set[str]:

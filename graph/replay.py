@@ -78,15 +78,21 @@ def load_transcript(path: Path) -> list[dict[str, str]]:
     return parse_transcript(path.read_bytes(), str(path))
 
 
-def parse_transcript(raw: bytes | str, name: str = "the transcript") -> list[dict[str, str]]:
-    """Parse `{"turns": [{"user", "assistant", "time"?}, ...]}`; raise ValueError if malformed."""
+def _json_list(raw: bytes | str, name: str, key: str, shape: str) -> list[Any]:
+    """The non-empty list under `key` of a JSON object; ValueError naming `shape` if not."""
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{name} is not valid JSON: {exc}") from exc
-    turns = data.get("turns") if isinstance(data, dict) else None
-    if not isinstance(turns, list) or not turns:
-        raise ValueError(f'{name} must look like {{"turns": [{{"user": ..., "assistant": ...}}]}}')
+    items = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(items, list) or not items:
+        raise ValueError(f"{name} must look like {shape}")
+    return items
+
+
+def parse_transcript(raw: bytes | str, name: str = "the transcript") -> list[dict[str, str]]:
+    """Parse `{"turns": [{"user", "assistant", "time"?}, ...]}`; raise ValueError if malformed."""
+    turns = _json_list(raw, name, "turns", '{"turns": [{"user": ..., "assistant": ...}]}')
     for i, turn in enumerate(turns, 1):
         if not isinstance(turn, dict) or not isinstance(turn.get("user"), str):
             raise ValueError(f"turn {i} needs a 'user' string")
@@ -113,13 +119,7 @@ def parse_transcript(raw: bytes | str, name: str = "the transcript") -> list[dic
 
 def parse_questions(raw: bytes | str, name: str = "the questions file") -> list[str]:
     """Parse `{"questions": ["...", ...]}`; raise ValueError if malformed."""
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{name} is not valid JSON: {exc}") from exc
-    questions = data.get("questions") if isinstance(data, dict) else None
-    if not isinstance(questions, list) or not questions:
-        raise ValueError(f'{name} must look like {{"questions": ["...", ...]}}')
+    questions = _json_list(raw, name, "questions", '{"questions": ["...", ...]}')
     for i, question in enumerate(questions, 1):
         if not isinstance(question, str) or not question.strip():
             raise ValueError(f"question {i} must be a non-empty string")

@@ -11,7 +11,7 @@ import re
 
 from graph.errors import InputError
 
-_ALLOWED_CONTROLS = "\n\r\t"
+_HANGUL = re.compile(r"[가-힣]")
 _BAD = re.compile(r"[\ud800-\udfff]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 THREAD_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
 """What a thread id may look like (the app makes `session_<hex>`; the API may name its own)."""
@@ -42,3 +42,8 @@ def check_thread_id(thread_id: object) -> str:
             f"Invalid thread id {shown}: use 1-100 letters, digits, '_', '-', '.' or ':'."
         )
     return thread_id
+
+
+def is_korean(text: str) -> bool:
+    """True when the text contains Hangul (answers and apologies follow the user's language)."""
+    return bool(_HANGUL.search(text))

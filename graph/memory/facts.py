@@ -2,7 +2,8 @@
 
 A fact is a short, checkable piece of text a summary should not lose: a date, a time, an
 amount, a number with its unit, an identifier or code, a phone number, an e-mail address,
-a URL, a person's name, and the values seed 003's entity rules catch (`이름은 X`,
+a resident registration or card number (found as the safeguard finds them), a URL, a
+person's name, and the values seed 003's entity rules catch (`이름은 X`,
 `provider는 aws`, `budget $10,000`). It counts as kept when its normalized text (Unicode
 NFKC, case-folded, without spaces and thousands separators) occurs in the summary. The
 check never makes a summary longer: it reports, it does not repair; the user can pin what
@@ -20,6 +21,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graph.memory.entities import extract_entities
+from graph.safeguard import find_pii
 from graph.turns import turn_document
 
 _MONTHS = (
@@ -27,9 +29,7 @@ _MONTHS = (
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
     ("url", re.compile(r"https?://[^\s)>\]]+")),
-    ("phone", re.compile(r"(?<![\d-])(?:\+?\d{1,3}[- ])?0?\d{1,3}-\d{3,4}-\d{4}(?![\d-])")),
     (
         "date",
         re.compile(
@@ -105,6 +105,10 @@ def extract_facts(text: str, turn: int) -> list[Fact]:
     """The facts in `text`, first occurrence of each normalized value, in order."""
     found: list[tuple[int, Fact]] = []
     taken: list[tuple[int, int]] = []
+    for kind, value in find_pii(text):  # phone, e-mail, ID and card numbers: the safeguard's
+        start = text.find(value)
+        taken.append((start, start + len(value)))
+        found.append((start, Fact(value, kind.lower(), turn)))
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             value = match.group(0).strip(" .,")

@@ -21,6 +21,7 @@ from graph.nodes.base import Node
 from graph.safeguard import mask_message, unmask_message
 from graph.state import ChatState
 from graph.storage.archive import Archive, record_context_stats
+from graph.text import is_korean
 from graph.turns import content_text, extract_current_turn
 from prompt import get_prompt
 
@@ -81,7 +82,7 @@ def classify_error(exc: BaseException) -> ErrorCode:
 def _korean(messages: Sequence[BaseMessage]) -> bool:
     for msg in reversed(messages):
         if isinstance(msg, HumanMessage):
-            return any("가" <= ch <= "힣" for ch in content_text(msg))
+            return is_korean(content_text(msg))
     return True
 
 

@@ -14,6 +14,7 @@ from graph.nodes.base import Node
 from graph.nodes.llm import fallback_message
 from graph.safeguard import POLICY, SafeguardLabel, classify, mask
 from graph.state import ChatState
+from graph.text import is_korean
 from graph.turns import content_text, extract_current_turn, user_text
 from prompt import get_prompt
 
@@ -73,7 +74,7 @@ def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
         }
         if label is SafeguardLabel.HARMFUL:
             code = ErrorCode.SAFEGUARD_BLOCKED
-            korean = any("가" <= ch <= "힣" for ch in content_text(state["messages"][-1]))
+            korean = is_korean(content_text(state["messages"][-1]))
             update["messages"] = [fallback_message(code, korean)]
             turn = int(state.get("turn_count", 0))
             update["errors"] = [

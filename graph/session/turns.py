@@ -40,7 +40,7 @@ from graph.settings import validate_rate
 from graph.storage.archive import update_thread
 from graph.storage.leases import ThreadBusyError, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
-from graph.text import check_text
+from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.turns import content_text, is_turn_end, split_turns
 
@@ -342,7 +342,7 @@ def close_unanswered(app: ChatApp, thread_id: str, code: ErrorCode) -> AIMessage
         for call in msg.tool_calls
         if call["id"] not in answered
     ]
-    korean = any("가" <= ch <= "힣" for m in current for ch in content_text(m)[:200])
+    korean = is_korean(" ".join(content_text(m)[:200] for m in current))
     closing = fallback_message(code, korean)
     turn = int((snapshot.values or {}).get("turn_count", 0))
     errors = [
