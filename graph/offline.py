@@ -487,7 +487,7 @@ class OfflineChatModel(BaseChatModel):
         if found:
             memory, _ = found
             quote = memory.text if len(memory.text) <= 400 else memory.text[:399] + "…"
-            quote = quote.replace("\n", "\n> ")
+            quote = quote.replace("\n", "  \n> ")  # a line break inside the quote
             if korean:
                 return f"제 대화 기록에서 가장 관련 있는 내용은 이것입니다 ({memory.cite(True)}):\n\n> {quote}"
             return f"The closest thing in my context ({memory.cite(False)}):\n\n> {quote}"
