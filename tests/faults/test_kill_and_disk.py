@@ -149,3 +149,60 @@ def test_a_full_disk_is_an_error_that_loses_nothing(tmp_path: Path) -> None:
         print(f"\ndisk full: {len(answered)} turns answered, then {failure.split(':')[0]}")
     finally:
         subprocess.run(["umount", str(disk)], check=False)  # noqa: S607
+
+
+@pytest.mark.faults
+def test_random_bytes_in_the_file_are_caught_or_contained(tmp_path: Path) -> None:
+    from graph.session import salvage_thread, threads
+
+    original = tmp_path / "good.sqlite"
+    app = _app(original)
+    for _ in range(2):
+        thread = new_thread(app)
+        for turn in range(1, 11):
+            run_turn(
+                app,
+                thread,
+                f"메시지 {turn}: 예산 {turn * 10}만원, 회의실 {turn}호",
+                turn_count=turn,
+                compression_rate=0.3,
+            )
+    app.persistence.close()
+    conn = sqlite3.connect(original)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    size = original.stat().st_size
+    rng = random.Random(5)
+    caught = contained = clean = 0
+    for trial in range(12):
+        db = tmp_path / f"trial-{trial}.sqlite"
+        data = bytearray(original.read_bytes())
+        offset = rng.randrange(4096, size - 64)  # past the header page
+        data[offset : offset + 64] = bytes(rng.randrange(256) for _ in range(64))
+        db.write_bytes(bytes(data))
+        try:
+            app = _app(db)
+        except StorageError:  # named, not a raw exception
+            caught += 1
+            continue
+        if app.persistence.notice:  # found at open and moved aside, never deleted
+            assert list(tmp_path.glob(f"trial-{trial}.sqlite.corrupt-*"))
+            caught += 1
+            app.persistence.close()
+            continue
+        failures = 0
+        for record in threads(app):
+            try:
+                load_thread(app, str(record["thread_id"]))
+            except Exception:  # noqa: BLE001 - the app shows this thread as damaged
+                failures += 1
+                salvaged = salvage_thread(app, str(record["thread_id"]))  # never raises
+                assert salvaged["thread_id"] == record["thread_id"]
+        contained += bool(failures)
+        clean += not failures
+        app.persistence.close()
+    print(
+        f"\n12 corruptions: {caught} caught at open, {contained} contained to their thread, "
+        f"{clean} without visible effect"
+    )
+    assert caught + contained + clean == 12
