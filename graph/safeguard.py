@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
@@ -125,11 +125,6 @@ def unmask(text: str, mapping: dict[str, str]) -> str:
     for token, value in mapping.items():
         text = text.replace(token, value)
     return text
-
-
-def masked_kinds(texts: Iterable[str]) -> list[str]:
-    """What kinds of PII were masked in these texts (for telling the user)."""
-    return sorted({kind for text in texts for kind, _ in find_pii(text)})
 
 
 def mask_message(msg: BaseMessage, mapping: dict[str, str]) -> BaseMessage:

@@ -177,9 +177,3 @@ def check_facts(facts: Iterable[Fact], summary: str) -> dict[str, Any]:
 def record_facts_of(record: dict[str, Any]) -> list[Fact]:
     """The facts of a stored record, for checking a digest over several summaries."""
     return [Fact(str(text), str(kind), int(turn)) for text, turn, kind in record.get("facts", [])]
-
-
-def dropped_facts(record: dict[str, Any]) -> list[Fact]:
-    """The facts a stored record says its summary dropped."""
-    facts = record_facts_of(record)
-    return [facts[i] for i in record.get("dropped", []) if i < len(facts)]

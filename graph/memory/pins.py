@@ -12,7 +12,7 @@ from typing import Any
 
 from graph.errors import InputError
 from graph.storage.archive import Archive
-from graph.storage.facts import delete_pin, insert_pin, read_pins
+from graph.storage.facts import delete_pin, insert_pin
 from graph.summarizer import cut_words
 
 MAX_PINS = 25
@@ -43,11 +43,6 @@ def pin_fact(
 def unpin_fact(archive: Archive, thread_id: str, fact: str) -> bool:
     """Unpin a fact; False if it was not pinned."""
     return delete_pin(archive, thread_id, " ".join(fact.split()))
-
-
-def load_pins(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
-    """The thread's pinned facts, oldest first."""
-    return read_pins(archive, thread_id)
 
 
 def format_pins(pins: Sequence[Mapping[str, Any]]) -> str:

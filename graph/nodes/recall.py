@@ -7,11 +7,11 @@ import sqlite3
 from typing import Any
 
 from graph.errors import ErrorCode, error_record
-from graph.memory.pins import load_pins
 from graph.memory.recall import recall
 from graph.nodes.base import Node
 from graph.state import ChatState
 from graph.storage.archive import Archive
+from graph.storage.facts import read_pins
 from graph.turns import extract_current_turn, user_text
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ def make_recall_node(archive: Archive | None, budget: int) -> Node:
         message = user_text(extract_current_turn(state["messages"]))
         update: dict[str, Any] = {"recalled": [], "pinned": []}
         try:
-            update["pinned"] = load_pins(archive, thread)
+            update["pinned"] = read_pins(archive, thread)
             if state.get("recall", True) and message:
                 update["recalled"] = [i.as_dict() for i in recall(archive, thread, message, budget)]
         except sqlite3.Error as exc:

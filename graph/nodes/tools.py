@@ -106,8 +106,6 @@ def make_tool_node(
 
 OUTBOUND = frozenset({"web_search", "search_wikipedia", "get_weather"})
 """Tools that send text out of the machine."""
-DATA_TOOLS = DATA_TOOL_NAMES
-"""Tools whose results are data (a document, a file, the web), never instructions."""
 
 
 def _outbound_reason(state: ChatState, results: Sequence[ToolMessage]) -> str:
@@ -122,7 +120,7 @@ def _outbound_reason(state: ChatState, results: Sequence[ToolMessage]) -> str:
     data_now = [
         m
         for m in [*extract_current_turn(state["messages"]), *results]
-        if isinstance(m, ToolMessage) and m.name in DATA_TOOLS
+        if isinstance(m, ToolMessage) and m.name in DATA_TOOL_NAMES
     ]
     if data_now or state.get("retrieved"):
         return "data_in_context"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from graph.memory.facts import normalize
-from graph.memory.pins import load_pins, pin_fact, unpin_fact
+from graph.memory.pins import pin_fact, unpin_fact
 from graph.session.app import ChatApp, require_thread
 from graph.session.errors import storage_errors
 from graph.storage.archive import load_archived_turns
-from graph.storage.facts import load_facts
+from graph.storage.facts import load_facts, read_pins
 from graph.summarizer import sentences
 from graph.turns import turn_document
 
@@ -21,7 +21,7 @@ def lost_facts(app: ChatApp, thread_id: str) -> dict[tuple[int, int], dict[str, 
 
 def pinned_facts(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
     """The thread's pinned facts, oldest first."""
-    return load_pins(app.persistence.archive, thread_id)
+    return read_pins(app.persistence.archive, thread_id)
 
 
 def _source_sentence(app: ChatApp, thread_id: str, fact: str, turn: int) -> str:

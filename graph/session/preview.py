@@ -9,11 +9,11 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from graph.context import context_chars
 from graph.memory import state_extras, strategy_context
-from graph.memory.pins import load_pins
 from graph.memory.recall import recall
 from graph.nodes import planned_summary
 from graph.session.app import ChatApp
 from graph.session.threads import ThreadView
+from graph.storage.facts import read_pins
 
 
 @dataclass
@@ -51,7 +51,7 @@ def preview_next_context(
         "turn_count": view.turn_count + 1,
         "strategy": view.strategy,
         "recalled": [r.as_dict() for r in recalled],
-        "pinned": load_pins(archive, view.thread_id),
+        "pinned": read_pins(archive, view.thread_id),
     }
     context = strategy_context(state, state_extras(state))
     return NextContext(

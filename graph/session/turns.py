@@ -183,9 +183,11 @@ def _run_turn(
     on_token: TokenSink | None,
 ) -> TurnOutcome:
     """The turn itself, under the thread's writer lease: checks against the saved state."""
+    config = config_for(thread_id, app.settings)
     with storage_errors():
-        close_unanswered(app, thread_id, ErrorCode.TURN_INTERRUPTED)
-    snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+        snapshot = app.graph.get_state(config)
+        if close_unanswered(app, thread_id, ErrorCode.TURN_INTERRUPTED, snapshot) is not None:
+            snapshot = app.graph.get_state(config)  # read again only when a turn was closed
     if approval_in(snapshot.interrupts) is not None:
         raise InputError("This thread is waiting for a tool approval; answer it first.")
     expected = int((snapshot.values or {}).get("turn_count", 0)) + 1
@@ -317,14 +319,17 @@ _NOT_SAVED = (
 )
 
 
-def close_unanswered(app: ChatApp, thread_id: str, code: ErrorCode) -> AIMessage | None:
+def close_unanswered(
+    app: ChatApp, thread_id: str, code: ErrorCode, snapshot: Any = None
+) -> AIMessage | None:
     """Close a turn that never got its answer with an apology marked `code`; None if none.
 
     Its tool calls that never ran get error results first, so every call keeps its answer.
-    A turn paused for approval is not unanswered.
+    A turn paused for approval is not unanswered. `snapshot` is the thread's state when the
+    caller has just read it.
     """
     config = config_for(thread_id, app.settings)
-    snapshot = app.graph.get_state(config)
+    snapshot = snapshot if snapshot is not None else app.graph.get_state(config)
     messages = list((snapshot.values or {}).get("messages", []))
     if not messages or snapshot.interrupts or is_turn_end(messages[-1]):
         return None

@@ -105,15 +105,15 @@ def unpack_message(packed: dict[str, Any]) -> BaseMessage:
 
 
 COMPRESS_OVER = 256
-"""Archived turns longer than this (bytes of JSON) are stored zlib-compressed."""
+"""Stored JSON longer than this (bytes) is zlib-compressed when that makes it smaller."""
 
 
-def pack_turn(messages: Sequence[BaseMessage]) -> str | bytes:
-    """A turn as stored: JSON of its packed messages, zlib-compressed when that pays.
+def pack_json(value: Any) -> str | bytes:
+    """A value as stored: compact JSON text, or zlib-compressed bytes when that pays.
 
-    Korean JSON shrinks to about a third; a short turn stays plain text.
+    Korean JSON shrinks to about a third; a short value stays plain text.
     """
-    text = _dump([pack_message(m) for m in messages])
+    text = _dump(value)
     raw = text.encode("utf-8")
     if len(raw) <= COMPRESS_OVER:
         return text
@@ -121,10 +121,21 @@ def pack_turn(messages: Sequence[BaseMessage]) -> str | bytes:
     return packed if len(packed) < len(raw) else text
 
 
+def unpack_json(stored: str | bytes) -> Any:
+    """A value stored by `pack_json` (plain JSON text from earlier versions too)."""
+    return json.loads(
+        zlib.decompress(stored).decode("utf-8") if isinstance(stored, bytes) else stored
+    )
+
+
+def pack_turn(messages: Sequence[BaseMessage]) -> str | bytes:
+    """A turn as stored: its packed messages through `pack_json`."""
+    return pack_json([pack_message(m) for m in messages])
+
+
 def unpack_turn(stored: str | bytes) -> list[BaseMessage]:
     """Rebuild a turn stored by `pack_turn` (or as plain JSON by earlier versions)."""
-    text = zlib.decompress(stored).decode("utf-8") if isinstance(stored, bytes) else stored
-    return [unpack_message(m) for m in json.loads(text)]
+    return [unpack_message(m) for m in unpack_json(stored)]
 
 
 def archive_turns(

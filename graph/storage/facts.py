@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import time
-import zlib
 from typing import Any
 
-from graph.storage.archive import Archive
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _pack(value: Any) -> str | bytes:
-    """A record as stored: JSON, zlib-compressed when that pays (fact lists repeat a lot)."""
-    text = _dump(value)
-    packed = zlib.compress(text.encode("utf-8"), 6)
-    return packed if len(packed) < len(text.encode("utf-8")) * 0.8 else text
-
-
-def _load(stored: str | bytes) -> Any:
-    return json.loads(
-        zlib.decompress(stored).decode("utf-8") if isinstance(stored, bytes) else stored
-    )
+from graph.storage.archive import Archive, pack_json, unpack_json
 
 
 def record_facts(
@@ -34,7 +15,7 @@ def record_facts(
     archive.execute(
         "INSERT OR REPLACE INTO memory_facts (thread_id, first_turn, last_turn, record) "
         "VALUES (?, ?, ?, ?)",
-        (thread_id, first, last, _pack(record)),
+        (thread_id, first, last, pack_json(record)),
     )
 
 
@@ -49,7 +30,7 @@ def load_facts(archive: Archive, thread_id: str) -> dict[tuple[int, int], dict[s
         "ORDER BY first_turn, last_turn",
         (thread_id,),
     )
-    records = {(int(a), int(b)): _load(r) for a, b, r in rows}
+    records = {(int(a), int(b)): unpack_json(r) for a, b, r in rows}
     summaries = sorted((span, r) for span, r in records.items() if not r.get("digest"))
     for (first, last), record in records.items():
         if record.get("digest") and "kept_idx" in record:
@@ -72,7 +53,7 @@ def facts_in_range(archive: Archive, thread_id: str, first: int, last: int) -> l
         "AND last_turn <= ? ORDER BY first_turn",
         (thread_id, first, last),
     )
-    return [r for r in (_load(row[0]) for row in rows) if not r.get("digest")]
+    return [r for r in (unpack_json(row[0]) for row in rows) if not r.get("digest")]
 
 
 def insert_pin(archive: Archive, thread_id: str, record: dict[str, Any], limit: int) -> bool:
@@ -91,7 +72,7 @@ def insert_pin(archive: Archive, thread_id: str, record: dict[str, Any], limit: 
             return False
         archive.conn.execute(
             "INSERT INTO pinned_facts (thread_id, fact, pinned_at, record) VALUES (?, ?, ?, ?)",
-            (thread_id, record["fact"], time.time(), _dump(record)),
+            (thread_id, record["fact"], time.time(), pack_json(record)),
         )
         return True
 
@@ -111,4 +92,4 @@ def read_pins(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
         "SELECT record FROM pinned_facts WHERE thread_id = ? ORDER BY pinned_at, fact",
         (thread_id,),
     )
-    return [json.loads(row[0]) for row in rows]
+    return [unpack_json(row[0]) for row in rows]
