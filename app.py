@@ -8,6 +8,7 @@ checkpointed state holds.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -29,6 +30,8 @@ from graph.memory.window import window_summaries
 from graph.providers import describe_engine
 from graph.session import (
     ChatApp,
+    TokenSink,
+    TurnOutcome,
     check_message,
     delete_thread,
     export_thread,
@@ -41,6 +44,7 @@ from graph.session import (
     preview_next_context,
     rename_thread,
     resume_turn,
+    retry_turn,
     run_turn,
     salvage_thread,
     sent_now,
@@ -162,7 +166,13 @@ def main() -> None:
         st.title(t("title", lang))
         if "flash" in st.session_state:
             st.warning(st.session_state.pop("flash"))
-        render_history(view.turns, view.first_turn_shown, lang, on_more)
+        render_history(
+            view.turns,
+            view.first_turn_shown,
+            lang,
+            on_more,
+            on_retry=(lambda: _retry(app, thread)) if view.retryable and not view.pending else None,
+        )
         if view.pending:
             render_approval(
                 view.pending, lang, lambda action, args: _decide(app, thread, action, args)
@@ -288,7 +298,17 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
 
 
 def _decide(app: ChatApp, thread: str, action: str, args: dict | None) -> None:
-    handle = start_turn(app, thread, lambda sink: resume_turn(app, thread, action, args, sink))
+    _finish(app, thread, lambda sink: resume_turn(app, thread, action, args, sink))
+
+
+def _retry(app: ChatApp, thread: str) -> None:
+    """Answer the last, unanswered turn again in place."""
+    _finish(app, thread, lambda sink: retry_turn(app, thread, sink))
+
+
+def _finish(app: ChatApp, thread: str, call: Callable[[TokenSink], TurnOutcome]) -> None:
+    """Run a resume or a retry in the thread's worker; a refusal becomes a message."""
+    handle = start_turn(app, thread, call)
     try:
         handle.result()
     except (InputError, StorageError) as exc:

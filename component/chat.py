@@ -19,8 +19,16 @@ def _text(msg: BaseMessage) -> str:
     return "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
 
 
-def render_turn(number: int, messages: Sequence[BaseMessage], lang: str) -> None:
-    """One turn: the user's message, then tool steps (collapsed) and the answer."""
+def render_turn(
+    number: int,
+    messages: Sequence[BaseMessage],
+    lang: str,
+    on_retry: Callable[[], None] | None = None,
+) -> None:
+    """One turn: the user's message, then tool steps (collapsed) and the answer.
+
+    An unanswered turn says so; with `on_retry` it offers to answer it again in place.
+    """
     results = {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
     assistant: list[BaseMessage] = [m for m in messages if not isinstance(m, HumanMessage)]
     for msg in messages:
@@ -52,6 +60,9 @@ def render_turn(number: int, messages: Sequence[BaseMessage], lang: str) -> None
                 code = msg.response_metadata.get("error_code")
                 if code:
                     st.error(t("error_code", lang, code=code), icon="⚠️")
+        if on_retry is not None:
+            st.caption(t("unanswered", lang))
+            st.button(t("retry", lang), key=f"retry_{number}", on_click=on_retry)
         st.caption(t("turn", lang, n=number))
 
 
@@ -60,16 +71,17 @@ def render_history(
     first_shown: int,
     lang: str,
     on_show_earlier: Callable[[], None],
+    on_retry: Callable[[], None] | None = None,
 ) -> None:
-    """The most recent turns, with a button for earlier ones."""
+    """The most recent turns, with a button for earlier ones; `on_retry` for the last turn."""
     if first_shown > 1:
         st.button(
             t("show_earlier", lang, n=first_shown - 1),
             on_click=on_show_earlier,
             key="show_earlier",
         )
-    for number, messages in turns:
-        render_turn(number, messages, lang)
+    for i, (number, messages) in enumerate(turns):
+        render_turn(number, messages, lang, on_retry if i == len(turns) - 1 else None)
 
 
 def render_approval(

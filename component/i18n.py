@@ -60,6 +60,11 @@ _STRINGS: dict[str, dict[str, str]] = {
     "turn": {"ko": "{n}턴", "en": "Turn {n}"},
     "tool_step": {"ko": "🔧 {name} 호출", "en": "🔧 {name} call"},
     "error_code": {"ko": "오류 코드: {code}", "en": "Error code: {code}"},
+    "unanswered": {
+        "ko": "답하지 못한 턴입니다. 메시지는 저장되어 있습니다.",
+        "en": "This turn was not answered. The message is saved.",
+    },
+    "retry": {"ko": "🔁 이 턴 다시 답하기", "en": "🔁 Answer this turn again"},
     "approval": {
         "ko": "⚠️ 코드 실행 승인이 필요합니다",
         "en": "⚠️ Code execution needs your approval",

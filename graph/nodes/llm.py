@@ -70,7 +70,13 @@ def classify_error(exc: BaseException) -> ErrorCode:
         return ErrorCode.LLM_RATE_LIMIT
     if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
         return ErrorCode.LLM_AUTH
-    if isinstance(exc, openai.APIConnectionError | openai.InternalServerError | ConnectionError):
+    if isinstance(
+        exc,
+        openai.APIConnectionError
+        | openai.InternalServerError
+        | httpx.TransportError
+        | ConnectionError,
+    ):
         return ErrorCode.LLM_SERVER_ERROR
     if isinstance(exc, openai.APIStatusError):
         return ErrorCode.LLM_SERVER_ERROR if exc.status_code >= 500 else ErrorCode.LLM_BAD_RESPONSE

@@ -1,7 +1,7 @@
 """The application API that app.py, graph.replay and the service share.
 
 - `app`: the compiled graph with its persistence (`open_app`).
-- `turns`: running a turn or answering an approval, in a worker thread per conversation.
+- `turns`: running a turn, answering an approval or retrying an unanswered turn, in a worker thread per conversation.
 - `threads`: creating, listing, configuring, reading, exporting and deleting threads.
 - `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
@@ -32,6 +32,7 @@ from graph.session.turns import (
     TurnOutcome,
     check_message,
     resume_turn,
+    retry_turn,
     run_turn,
     sent_now,
     start_turn,
@@ -59,6 +60,7 @@ __all__ = [
     "preview_next_context",
     "rename_thread",
     "resume_turn",
+    "retry_turn",
     "salvage_thread",
     "run_turn",
     "sent_now",

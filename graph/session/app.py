@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 
-from graph.errors import InputError
+from graph.errors import ErrorCode, InputError
 from graph.graph import ChatGraph
 from graph.settings import Settings
 from graph.storage.archive import get_thread
@@ -100,3 +101,15 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
         persistence.saver, archive=persistence.archive, settings=settings, **graph_kwargs
     )
     return ChatApp(graph=graph, persistence=persistence, settings=settings)
+
+
+NOT_RETRYABLE = frozenset({ErrorCode.SAFEGUARD_BLOCKED})
+"""Unanswered turns that a retry would not answer: a blocked message stays blocked."""
+
+
+def retryable(messages: Sequence[BaseMessage]) -> bool:
+    """Whether the thread's last turn is unanswered and may be answered again in place."""
+    if not messages or not isinstance(messages[-1], AIMessage) or messages[-1].tool_calls:
+        return False
+    code = messages[-1].response_metadata.get("error_code")
+    return bool(code) and code not in NOT_RETRYABLE

@@ -10,7 +10,13 @@ from langchain_core.messages import BaseMessage
 
 from graph.errors import InputError
 from graph.memory import STRATEGIES
-from graph.session.app import ChatApp, pending_approval, require_thread, thread_values
+from graph.session.app import (
+    ChatApp,
+    pending_approval,
+    require_thread,
+    retryable,
+    thread_values,
+)
 from graph.session.errors import storage_errors
 from graph.settings import validate_budget, validate_rate
 from graph.storage.archive import (
@@ -46,6 +52,8 @@ class ThreadView:
     """(turn number, messages) of the turns loaded, oldest first."""
     first_turn_shown: int = 1
     pending: dict[str, Any] | None = None
+    retryable: bool = False
+    """The last turn is unanswered and can be answered again in place (`retry_turn`)."""
     route: str = ""
     retrieved: list[dict[str, Any]] = field(default_factory=list)
     state: dict[str, Any] = field(default_factory=dict)
@@ -175,6 +183,7 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         turns=turns,
         first_turn_shown=first,
         pending=pending_approval(app, thread_id),
+        retryable=retryable(values.get("messages", [])),
         route=str(values.get("route", "")),
         retrieved=list(values.get("retrieved", [])),
         state=values,

@@ -20,6 +20,7 @@ from langchain_core.messages import (
     AIMessageChunk,
     BaseMessage,
     HumanMessage,
+    RemoveMessage,
     ToolMessage,
 )
 from langgraph.types import Command
@@ -32,6 +33,7 @@ from graph.session.app import (
     config_for,
     pending_approval,
     require_thread,
+    retryable,
     thread_values,
 )
 from graph.session.errors import storage_errors
@@ -231,6 +233,54 @@ def resume_turn(
         return _stream(app, thread_id, command, on_token)
 
 
+def retry_turn(app: ChatApp, thread_id: str, on_token: TokenSink | None = None) -> TurnOutcome:
+    """Answer the last, unanswered turn again in place: same turn number, same message.
+
+    The apology and the tool calls that never ran are removed; tool steps that did run are
+    kept (nothing runs twice), and the turn goes on from recall and the model. A crash
+    during the retry leaves the message unanswered again (TURN_INTERRUPTED), never lost.
+    """
+    require_thread(app, thread_id)
+    app.persistence.check_file()
+    config = config_for(thread_id, app.settings)
+    with _lease(app, thread_id):
+        with storage_errors():
+            snapshot = app.graph.get_state(config)
+        messages = list((snapshot.values or {}).get("messages", []))
+        if snapshot.interrupts or not retryable(messages):
+            raise InputError("The last turn has its answer; there is nothing to retry.")
+        completed, _ = split_turns(messages)  # an apology ends the turn: it is the last one
+        with storage_errors():
+            app.graph.update_state(
+                config,
+                {"messages": [RemoveMessage(id=m.id or "") for m in _unfinished(completed[-1])]},
+                as_node="summary_node",
+            )
+        return _stream(app, thread_id, None, on_token)
+
+
+def _unfinished(turn: list[BaseMessage]) -> list[BaseMessage]:
+    """The messages of an unanswered turn that a retry replaces.
+
+    The closing apology, and every tool step with a call that never ran (its call and all
+    its results, so the model sees each call with its answer or not at all).
+    """
+    results: dict[str, ToolMessage] = {
+        m.tool_call_id: m for m in turn if isinstance(m, ToolMessage)
+    }
+    dropped: list[BaseMessage] = []
+    for msg in turn:
+        if not isinstance(msg, AIMessage):
+            continue
+        if not msg.tool_calls:
+            dropped.append(msg)
+            continue
+        answers = [results.get(call["id"] or "") for call in msg.tool_calls]
+        if any(a is None or a.content == NOT_RUN for a in answers):
+            dropped += [msg, *(a for a in answers if a is not None)]
+    return dropped
+
+
 @contextmanager
 def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
     """The thread's writer lease for one turn; ThreadBusy if another process holds it."""
@@ -319,6 +369,10 @@ _NOT_SAVED = (
 )
 
 
+NOT_RUN = "Error: not run; the turn was interrupted."
+"""Result given to a tool call that never ran in an unanswered turn."""
+
+
 def close_unanswered(
     app: ChatApp, thread_id: str, code: ErrorCode, snapshot: Any = None
 ) -> AIMessage | None:
@@ -337,7 +391,7 @@ def close_unanswered(
     answered = {m.tool_call_id for m in current if isinstance(m, ToolMessage)}
     missing = [
         ToolMessage(
-            content="Error: not run; the turn was interrupted.",
+            content=NOT_RUN,
             tool_call_id=call["id"] or "",
             name=call["name"],
             status="error",

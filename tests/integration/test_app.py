@@ -319,3 +319,30 @@ def test_recall_pins_and_lost_facts_in_the_panel(db: Path) -> None:
     at.button(key="unpin_0").click().run()
     assert not at.exception, at.exception
     assert _export(db, thread)["pinned"] == []
+
+
+def test_an_unanswered_turn_offers_a_retry_that_answers_it_in_place(
+    db: Path, http_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakes import openai_server as oai
+
+    oai.install(http_server, [oai.status(500), oai.text("회의는 3시입니다.")])
+    for key, value in {
+        "CHAT_PROVIDER": "openai",
+        "OPENAI_API_KEY": "sk-test",
+        "OPENAI_BASE_URL": f"{http_server.url}/v1",
+        "LLM_MAX_RETRIES": "0",
+        "LLM_TIMEOUT_S": "5",
+    }.items():
+        monkeypatch.setenv(key, value)
+    at = _app()
+    _say(at, "회의는 몇 시야?")
+    retry = [b for b in at.button if b.key == "retry_1"]
+    assert retry and any("LLM_SERVER_ERROR" in e.value for e in at.error)
+    retry[0].click().run()
+    assert not at.exception, at.exception
+    assert "회의는 3시입니다." in _texts(at)
+    assert not [b for b in at.button if b.key.startswith("retry_")]
+    assert not any("LLM_SERVER_ERROR" in e.value for e in at.error)
+    messages = _state(db, _thread(at))["messages"]
+    assert [m.content for m in messages] == ["회의는 몇 시야?", "회의는 3시입니다."]
