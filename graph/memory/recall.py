@@ -14,16 +14,21 @@ words most turns share counts half. Below `MIN_RELEVANCE` nothing is recalled, s
 message about something new adds nothing and the context stays exactly the strategy's
 own. Among relevant turns, BM25 (binary term frequency, length-normalized) orders them,
 and a later turn wins a tie, so an updated fact comes before the one it replaced.
+
+A question that asks for a kind of value (when, how much, who, where, which number; see
+`graph.memory.answer_types`) counts that kind as one more of its terms, held by the turns
+whose user message states such a value: the turn that gave the date answers "when?".
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
+from graph.memory.answer_types import answer_kinds, stated_kinds
 from graph.memory.thesaurus import synonyms
 from graph.storage.archive import Archive, load_archived_turns
 from graph.storage.recall_index import doc_lengths, read_postings
@@ -80,6 +85,18 @@ def query_terms(text: str) -> list[str]:
 
 
 @dataclass
+class _Candidate:
+    turn: int
+    mass: float
+    """IDF of the message's terms the turn holds."""
+    norm: float
+    """BM25's length normalization of the turn."""
+    terms: list[str]
+    generic: bool
+    """It holds only words most turns share."""
+
+
+@dataclass
 class _Scored:
     turn: int
     relevance: float
@@ -87,19 +104,29 @@ class _Scored:
     terms: list[str]
 
 
-def _score(terms: Sequence[str], archive: Archive, thread_id: str) -> list[_Scored]:
-    """Relevant archived turns, best first.
+@dataclass
+class _Candidates:
+    items: list[_Candidate]
+    total: float
+    """IDF of all the message's terms (unknown ones weighing like an average known one)."""
+    unit: float
+    """The IDF of an average known term: what the answer type weighs."""
+
+
+def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Candidates:
+    """The archived turns that hold any of the message's terms, best `CANDIDATES` first.
 
     Each query term is a concept: the term and its synonyms (`graph.memory.thesaurus`); a
     turn that holds any of them holds the concept.
     """
+    none = _Candidates([], 0.0, 0.0)
     concepts = {t: synonyms(t) for t in terms}
     members = sorted({m for group in concepts.values() for m in group})
     with archive.lock:
         postings = read_postings(archive.conn, thread_id, members)
     n = postings.docs
     if not n:
-        return []
+        return none
     holders: dict[str, dict[int, str]] = {}
     for term, group in concepts.items():
         found: dict[int, str] = {}
@@ -113,10 +140,10 @@ def _score(terms: Sequence[str], archive: Archive, thread_id: str) -> list[_Scor
     }
     idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms if df[t]}
     if not idf:
-        return []
+        return none
     unknown = [t for t in terms if not df[t]]
-    known_mass = sum(idf.values())
-    total = known_mass + UNKNOWN_WEIGHT * known_mass / len(idf) * len(unknown)
+    unit = sum(idf.values()) / len(idf)
+    total = sum(idf.values()) + UNKNOWN_WEIGHT * unit * len(unknown)
     matched: dict[int, list[str]] = {}
     for term in idf:
         for turn in holders[term]:
@@ -124,18 +151,41 @@ def _score(terms: Sequence[str], archive: Archive, thread_id: str) -> list[_Scor
     coarse = sorted(matched, key=lambda t: (-sum(idf[x] for x in matched[t]), -t))[:CANDIDATES]
     with archive.lock:
         lengths = doc_lengths(archive.conn, postings.key, coarse)
+    items = [
+        _Candidate(
+            turn=turn,
+            mass=sum(idf[t] for t in matched[turn]),
+            norm=1 - B + B * lengths.get(turn, postings.avg_length) / postings.avg_length,
+            terms=[holders[t][turn] for t in matched[turn]],
+            generic=n >= 20 and all(df[t] / n > GENERIC_SHARE for t in matched[turn]),
+        )
+        for turn in coarse
+    ]
+    return _Candidates(items, total, unit)
+
+
+def _score(
+    found: _Candidates, typed: Callable[[int], frozenset[str]] | None = None
+) -> list[_Scored]:
+    """Relevant candidates, best first.
+
+    With `typed` (the message asks for a kind of value), the kind is one more term of the
+    message, weighing like an average one, that a turn holds when `typed(turn)` names the
+    kinds it states; it is listed among the turn's terms as `type:<kind>`.
+    """
+    extra = found.unit if typed is not None else 0.0
     scored = []
-    for turn in coarse:
-        found_terms = matched[turn]
-        relevance = sum(idf[t] for t in found_terms) / total
-        if n >= 20 and all(df[t] / n > GENERIC_SHARE for t in found_terms):
+    for item in found.items:
+        kinds = sorted(typed(item.turn)) if typed is not None else []
+        mass = item.mass + (extra if kinds else 0.0)
+        relevance = mass / (found.total + extra)
+        if item.generic:
             relevance *= 0.5  # only words most turns share
         if relevance < MIN_RELEVANCE:
             continue
-        norm = 1 - B + B * lengths.get(turn, postings.avg_length) / postings.avg_length
-        rank = sum(idf[t] * (K1 + 1) / (1 + K1 * norm) for t in found_terms)
-        why = [holders[t][turn] for t in found_terms]
-        scored.append(_Scored(turn, round(relevance, 3), rank, why))
+        rank = mass * (K1 + 1) / (1 + K1 * item.norm)
+        why = [*item.terms, *(f"type:{kind}" for kind in kinds[:1])]
+        scored.append(_Scored(item.turn, round(relevance, 3), rank, why))
     return sorted(scored, key=lambda s: (-s.rank, -s.turn))
 
 
@@ -202,10 +252,16 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     terms = query_terms(message)
     if not terms or budget <= 0:
         return []
-    ranked = _score(terms, archive, thread_id)
-    if not ranked:
+    found = _candidates(terms, archive, thread_id)
+    if not found.items:
         return []
-    turns = load_archived_turns(archive, thread_id, [s.turn for s in ranked])
+    turns = load_archived_turns(archive, thread_id, [c.turn for c in found.items])
+    kinds = answer_kinds(message)
+
+    def typed(turn: int) -> frozenset[str]:
+        return kinds & stated_kinds(user_text(turns.get(turn, [])))
+
+    ranked = _score(found, typed if kinds else None)
     chosen: list[Recalled] = []
     for scored in ranked:
         messages = turns.get(scored.turn)

@@ -200,3 +200,64 @@ def test_the_offline_engine_answers_from_the_recalled_turn_and_names_it(tmp_path
             scratch.unlink()
         named = f"({turn}턴" if any("가" <= c <= "힣" for c in question) else f"(turn {turn}"
         assert value in outcome.answer and named in outcome.answer, (question, outcome.answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("When is my visa interview now?", {"date"}),
+        ("이사 날짜가 언제였죠?", {"date"}),
+        ("How much did the repair cost?", {"amount"}),
+        ("노트북 예산이 얼마였죠?", {"amount"}),
+        ("What's our booth number at the expo?", {"number", "code", "phone"}),
+        ("사물함이 몇 번이었죠?", {"number", "code", "phone"}),
+        ("Who is my mentor now?", {"name", "이름"}),
+        ("고양이 이름이 뭐였죠?", {"name", "이름"}),
+        ("Which city is the conference in?", {"place", "name"}),
+        ("미용실이 어느 동네에 있다고 했죠?", {"place", "name"}),
+        ("Can you summarize our plan?", set()),
+        ("오늘 기분이 좋네요", set()),
+    ],
+)
+def test_the_kind_of_answer_a_question_asks_for(question: str, kinds: set[str]) -> None:
+    from graph.memory.answer_types import answer_kinds
+
+    assert answer_kinds(question) == kinds
+
+
+def test_the_kinds_of_value_a_message_states() -> None:
+    from graph.memory.answer_types import stated_kinds
+
+    assert {"date"} <= stated_kinds("The interview moved; it's now May 6.")
+    assert {"amount"} <= stated_kinds("노트북 예산은 215만원으로 잡았어요.")
+    assert {"place"} <= stated_kinds("The conference is in Tallinn this year.")
+    assert {"place"} <= stated_kinds("단골 미용실이 망원동에 있어요.")
+    assert stated_kinds("Let's talk about the workshop agenda again.") == frozenset()
+
+
+def test_a_question_for_a_date_recalls_the_turn_that_states_one(tmp_path: Path) -> None:
+    app = _app(tmp_path / "typed.sqlite")
+    thread = new_thread(app)
+    said = [
+        "I finally booked the hotel for the workshop; check-in is on October 14. "
+        + " ".join("The room has a desk, a kettle and a view of the river." for _ in range(8))
+    ]
+    topics = ["agenda", "speakers", "catering", "slides", "badges", "parking", "wifi"]
+    said += [
+        f"Another note on the workshop {topic}: "
+        + " ".join(f"we keep revising the {topic} list and the {topic} owners." for _ in range(8))
+        for topic in topics
+    ]
+    said += [
+        f"Unrelated note {i}: the garden needs watering and the bins go out." for i in range(6)
+    ]
+    for turn, text in enumerate(said, start=1):
+        run_turn(app, thread, text, turn_count=turn, compression_rate=0.3)
+    archive = app.persistence.archive
+    # a budget for one turn: the best one
+    (typed,) = recall(archive, thread, "When do I arrive for the workshop?", 900)
+    assert typed.turn == 1 and "type:date" in typed.terms and "October 14" in typed.text
+    # the same words without asking for a date: the dated turn has no edge (newer turns win)
+    (plain,) = recall(archive, thread, "Tell me about arriving for the workshop", 900)
+    assert plain.turn != 1 and not [t for t in plain.terms if t.startswith("type:")]
+    app.persistence.close()
