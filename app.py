@@ -13,7 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from component.chat import StreamingAnswer, render_approval, render_history
-from component.i18n import t
+from component.i18n import LANGUAGES, t
 from component.sidebar import (
     render_budget,
     render_engine,
@@ -35,6 +35,8 @@ from graph.session import (
     check_message,
     delete_thread,
     export_thread,
+    import_thread,
+    is_export,
     load_thread,
     lost_facts,
     new_thread,
@@ -83,6 +85,15 @@ def _thread_id(app: ChatApp) -> str:
     return thread
 
 
+def _language() -> str:
+    """The interface language: the URL's (?lang=), else this session's, else the setting."""
+    wanted = st.query_params.get("lang")
+    if wanted in LANGUAGES:
+        st.session_state["lang"] = wanted
+    st.session_state.setdefault("lang", load_settings().language)
+    return str(st.session_state["lang"])
+
+
 def _switch(thread: str) -> None:
     st.query_params["thread"] = thread
 
@@ -90,9 +101,8 @@ def _switch(thread: str) -> None:
 def main() -> None:
     """Render the page and handle one user action."""
     st.set_page_config(page_title="Context Chat", page_icon="📝", layout="wide")
-    st.session_state.setdefault("lang", load_settings().language)
     st.session_state.setdefault("shown_turns", {})
-    lang = st.session_state["lang"]
+    lang = _language()
     try:
         app = get_app()
     except StorageError as exc:  # read-only folder, a newer schema, ...: say so, not a traceback
@@ -111,7 +121,9 @@ def main() -> None:
         return
 
     def on_new() -> None:
-        _switch(new_thread(app))
+        # an untitled thread has no message yet: open it instead of piling up another
+        empty = [r for r in threads(app) if not r.get("title")]
+        _switch(str(empty[0]["thread_id"]) if empty else new_thread(app))
 
     def on_rename(target: str, title: str) -> None:
         try:
@@ -129,6 +141,7 @@ def main() -> None:
 
     def on_language(code: str) -> None:
         st.session_state["lang"] = code
+        st.query_params["lang"] = code  # kept on reload and in shared links
 
     with st.sidebar:
         rate = render_rate_slider(thread, view.compression_rate, lang)
@@ -164,8 +177,6 @@ def main() -> None:
     chat_col, panel_col = st.columns([3, 2], gap="large")
     with chat_col:
         st.title(t("title", lang))
-        if "flash" in st.session_state:
-            st.warning(st.session_state.pop("flash"))
         render_history(
             view.turns,
             view.first_turn_shown,
@@ -178,7 +189,11 @@ def main() -> None:
                 view.pending, lang, lambda action, args: _decide(app, thread, action, args)
             )
 
-    prompt = st.chat_input(t("input", lang))
+        if "flash" in st.session_state:  # next to the input, where the user is looking
+            st.warning(st.session_state.pop("flash"), icon="⚠️")
+    if "give_back" in st.session_state:  # a refused message returns to the input box
+        st.session_state["chat_input"] = st.session_state.pop("give_back")
+    prompt = st.chat_input(t("input", lang), key="chat_input")
     if prompt is not None:
         with chat_col:
             _send(app, thread, prompt, rate, lang)
@@ -264,12 +279,20 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
     try:
         message = check_message(app, text)
     except InputError as exc:
-        st.session_state["flash"] = t("empty", lang) if not text.strip() else str(exc)
+        st.session_state["flash"] = (
+            t("empty", lang)
+            if not text.strip()
+            else t("too_long", lang, n=len(text.strip()), limit=app.settings.message_limit)
+            if len(text.strip()) > app.settings.message_limit
+            else str(exc)
+        )
+        st.session_state["give_back"] = text
         return
     wait_idle(app, thread)
     view = load_thread(app, thread, recent_turns=1)
     if view.pending:
         st.session_state["flash"] = t("pending_block", lang)
+        st.session_state["give_back"] = text
         return
     turn_count = view.turn_count + 1  # the seed: app.py counts the turn before invoking
     sent = sent_now(app)
@@ -293,8 +316,9 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
         streamer(token)
     try:
         handle.result()
-    except (InputError, StorageError) as exc:
-        st.session_state["flash"] = f"{exc}\n\n> {message[:500]}"
+    except (InputError, StorageError) as exc:  # not saved: the text goes back to the input
+        st.session_state["flash"] = str(exc)
+        st.session_state["give_back"] = message
 
 
 def _decide(app: ChatApp, thread: str, action: str, args: dict | None) -> None:
@@ -316,15 +340,22 @@ def _finish(app: ChatApp, thread: str, call: Callable[[TokenSink], TurnOutcome])
 
 
 def _import(app: ChatApp, data: bytes, rate: float, strategy: str, lang: str) -> None:
+    """An export comes back as it was; a replay transcript is replayed into a new thread."""
     from graph.replay import import_transcript, parse_transcript
 
     try:
-        turns = parse_transcript(data)
-        thread = import_transcript(app, turns, rate, strategy)
-    except (ValueError, StorageError) as exc:
-        st.session_state["flash"] = str(exc)
+        parsed = json.loads(data.decode("utf-8"))
+        if is_export(parsed):
+            thread = import_thread(app, parsed)
+            count = len(parsed["turns"])
+        else:
+            turns = parse_transcript(data)
+            thread = import_transcript(app, turns, rate, strategy)
+            count = len(turns)
+    except (ValueError, StorageError) as exc:  # InputError and JSON errors are ValueErrors
+        st.session_state["flash"] = t("import_failed", lang, msg=str(exc))
         return
-    st.session_state["flash"] = t("import_done", lang, n=len(turns))
+    st.session_state["flash"] = t("import_done", lang, n=count)
     _switch(thread)
     st.rerun()
 

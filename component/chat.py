@@ -10,6 +10,7 @@ import streamlit as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from component.i18n import t
+from graph.times import describe_time, message_time
 
 
 def _text(msg: BaseMessage) -> str:
@@ -35,6 +36,9 @@ def render_turn(
         if isinstance(msg, HumanMessage):
             with st.chat_message("user"):
                 st.markdown(_text(msg))
+                sent = describe_time(message_time(msg), lang)
+                if sent:
+                    st.caption(f"🕒 {sent}")
     if not assistant:
         return
     with st.chat_message("assistant"):
@@ -99,12 +103,15 @@ def render_approval(
         is_code = "code" in args
         code = str(args["code"]) if is_code else json.dumps(args, ensure_ascii=False)
         st.code(code, language="python" if is_code else "json")
-        edited = st.text_area(
-            "code",
-            value=code,
-            key=f"edit_{pending.get('tool_call_id')}",
-            label_visibility="collapsed",
-        )
+        key = f"edit_{pending.get('tool_call_id')}"
+        st.text_area("code", value=code, key=key, label_visibility="collapsed")
+
+        def edit() -> None:
+            # read the box when clicked: text typed but not yet committed (no Ctrl+Enter)
+            # arrives with the click, after this run drew the button
+            edited = str(st.session_state.get(key, code))
+            on_decide("edit", {**args, "code": edited} if is_code else _json_args(edited, args))
+
         left, middle, right = st.columns(3)
         left.button(
             t("approve", lang),
@@ -114,12 +121,7 @@ def render_approval(
             type="primary",
         )
         middle.button(t("reject", lang), key="reject", on_click=on_decide, args=("reject", None))
-        right.button(
-            t("edit", lang),
-            key="edit",
-            on_click=on_decide,
-            args=("edit", {**args, "code": edited} if is_code else _json_args(edited, args)),
-        )
+        right.button(t("edit", lang), key="edit", on_click=edit)
 
 
 def _json_args(text: str, fallback: dict[str, Any]) -> dict[str, Any]:

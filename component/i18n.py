@@ -43,6 +43,15 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "This deletes the conversation and its summaries. It cannot be undone.",
     },
     "delete_yes": {"ko": "삭제 확인", "en": "Yes, delete"},
+    "cancel": {"ko": "취소", "en": "Cancel"},
+    "too_long": {
+        "ko": "메시지가 {n:,}글자입니다. 한 번에 {limit:,}글자까지 보낼 수 있습니다. 입력한 글은 입력창에 그대로 있습니다.",
+        "en": "The message has {n:,} characters; the limit is {limit:,}. Your text is back in the input box.",
+    },
+    "search_threads": {"ko": "🔎 제목으로 찾기", "en": "🔎 Search by title"},
+    "no_threads_found": {"ko": "맞는 대화가 없습니다.", "en": "No conversation matches."},
+    "today": {"ko": "오늘", "en": "Today"},
+    "yesterday": {"ko": "어제", "en": "Yesterday"},
     "engine": {"ko": "🤖 응답 엔진", "en": "🤖 Engine"},
     "offline_note": {
         "ko": "오프라인 엔진: 모델 가중치도 API 키도 없이 규칙으로 답합니다. 도구를 부르고, 대화 기록과 요약에서 찾아 인용합니다.",
@@ -139,8 +148,12 @@ _STRINGS: dict[str, dict[str, str]] = {
     "chart_without": {"ko": "요약 없이", "en": "without summaries"},
     "download": {"ko": "⬇️ 대화 내보내기 (JSON)", "en": "⬇️ Export conversation (JSON)"},
     "import": {
-        "ko": "⬆️ 대화 기록 가져오기 (replay JSON)",
-        "en": "⬆️ Import a transcript (replay JSON)",
+        "ko": "⬆️ 대화 가져오기 (내보낸 JSON 또는 replay JSON)",
+        "en": "⬆️ Import a conversation (an export, or a replay JSON)",
+    },
+    "import_failed": {
+        "ko": "가져오지 못했습니다: {msg}",
+        "en": "Could not import: {msg}",
     },
     "import_done": {
         "ko": "{n}턴을 새 대화로 가져왔습니다.",

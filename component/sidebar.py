@@ -5,7 +5,9 @@ Memory settings: compression slider, summary budget, recall switch and strategy.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date, datetime
 from typing import Any
 
 import streamlit as st
@@ -83,25 +85,88 @@ def render_threads(
     on_rename: Callable[[str, str], None],
     on_delete: Callable[[str], None],
 ) -> None:
-    """Conversations, newest first: new, switch, rename, delete (with confirmation)."""
+    """Conversations grouped by day, newest first, with a title search.
+
+    New, switch, rename (prefilled with the title) and delete (after a confirmation).
+    """
     st.subheader(t("threads", lang))
     st.button(t("new_thread", lang), on_click=on_new, use_container_width=True, key="new_thread")
-    for record in threads:
+    query = ""
+    if len(threads) > SEARCH_FROM:
+        query = st.text_input(t("search_threads", lang), key="thread_search").strip().casefold()
+    shown = [r for r in threads if query in str(r.get("title") or "").casefold()]
+    if query and not shown:
+        st.caption(t("no_threads_found", lang))
+    group = ""
+    for record in shown:
         thread_id = str(record["thread_id"])
-        title = str(record.get("title") or t("untitled", lang))
+        day = day_label(float(record.get("updated_at") or record.get("created_at") or 0), lang)
+        if day != group:
+            group = day
+            st.caption(day)
         st.button(
-            ("▶ " if thread_id == current else "") + title,
+            ("▶ " if thread_id == current else "") + thread_title(record, lang),
             key=f"open_{thread_id}",
             on_click=on_switch,
             args=(thread_id,),
             use_container_width=True,
             type="primary" if thread_id == current else "secondary",
         )
+    record = next((r for r in threads if str(r["thread_id"]) == current), {})
     with st.expander(t("rename", lang) + " / " + t("delete", lang)):
-        title = st.text_input(t("rename", lang), key=f"title_{current}")
-        st.button(t("save", lang), key="rename_btn", on_click=lambda: on_rename(current, title))
-        st.caption(t("delete_confirm", lang))
-        st.button(t("delete_yes", lang), key="delete_btn", on_click=on_delete, args=(current,))
+        title = str(record.get("title") or "")
+        # a new key per title: the box shows the current title, also after a rename
+        key = f"title_{current}_{zlib.crc32(title.encode()):08x}"
+        st.text_input(t("rename", lang), value=title, key=key)
+        # the callback reads the box when clicked: a value typed but not yet committed
+        # (no Enter) arrives with the click, after this run drew the button
+        st.button(
+            t("save", lang),
+            key="rename_btn",
+            on_click=lambda: on_rename(current, str(st.session_state.get(key, ""))),
+        )
+        confirm = f"confirm_delete_{current}"
+        if not st.session_state.get(confirm):
+            st.button(
+                t("delete", lang),
+                key="delete_btn",
+                on_click=lambda: st.session_state.update({confirm: True}),
+            )
+            return
+        st.warning(t("delete_confirm", lang))
+        yes, no = st.columns(2)
+        yes.button(
+            t("delete_yes", lang),
+            key="delete_yes",
+            on_click=on_delete,
+            args=(current,),
+            type="primary",
+        )
+        no.button(
+            t("cancel", lang),
+            key="delete_no",
+            on_click=lambda: st.session_state.pop(confirm, None),
+        )
+
+
+SEARCH_FROM = 5
+"""A title search appears once the list has more conversations than this."""
+
+
+def thread_title(record: Mapping[str, Any], lang: str) -> str:
+    """A conversation's title, or '(untitled)'."""
+    return str(record.get("title") or t("untitled", lang))
+
+
+def day_label(stamp: float, lang: str, today: date | None = None) -> str:
+    """'Today', 'Yesterday', or the date, for grouping conversations by their last use."""
+    day = datetime.fromtimestamp(stamp).date()
+    today = today or date.today()
+    if day == today:
+        return t("today", lang)
+    if (today - day).days == 1:
+        return t("yesterday", lang)
+    return day.isoformat()
 
 
 def render_engine(
@@ -119,14 +184,17 @@ def render_engine(
 
 
 def render_language(lang: str, on_change: Callable[[str], None]) -> None:
-    """Interface language picker."""
+    """Interface language picker.
+
+    The choice applies at once (a callback, before the page is drawn again), not one
+    interaction later.
+    """
     codes = list(LANGUAGES)
-    choice = st.selectbox(
+    st.selectbox(
         t("language", lang),
         codes,
         index=codes.index(lang) if lang in codes else 0,
         format_func=LANGUAGES.__getitem__,
         key="language_picker",
+        on_change=lambda: on_change(str(st.session_state["language_picker"])),
     )
-    if choice != lang:
-        on_change(choice)

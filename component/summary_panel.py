@@ -172,7 +172,7 @@ def render_recalled(recalled: Sequence[Mapping[str, Any]], lang: str) -> None:
                 + "**"
             )
             if item.get("time"):
-                st.caption(describe_time(str(item["time"])))
+                st.caption(describe_time(str(item["time"]), lang))
             st.text(str(item["text"]))
 
 
@@ -346,7 +346,7 @@ def render_summary_panel(
             lang,
             replaced_by,
             (facts or {}).get(_span(entry)),
-            describe_span(span[0], span[-1]) if span else "",
+            describe_span(span[0], span[-1], lang) if span else "",
             on_pin,
         )
     render_stats(history, lang)

@@ -53,26 +53,31 @@ def turn_time(turn: Sequence[BaseMessage]) -> str:
     return next((t for t in map(message_time, turn) if t), "")
 
 
-def describe_time(value: str) -> str:
-    """`2026-03-02 (월) 09:14`: date, weekday and local time as it was recorded; '' if none."""
+def describe_time(value: str, lang: str = "ko") -> str:
+    """`2026-03-02 (월) 09:14`: date, weekday and local time as it was recorded; '' if none.
+
+    The weekday is Korean (as the context shows it) unless `lang` is "en" (`(Mon)`).
+    """
     if not value:
         return ""
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
         return value
-    return f"{moment:%Y-%m-%d} ({_WEEKDAYS_KO[moment.weekday()]}) {moment:%H:%M}"
+    weekday = f"{moment:%a}" if lang == "en" else _WEEKDAYS_KO[moment.weekday()]
+    return f"{moment:%Y-%m-%d} ({weekday}) {moment:%H:%M}"
 
 
-def describe_span(first: str, last: str) -> str:
+def describe_span(first: str, last: str, lang: str = "ko") -> str:
     """A time span for a summary: `2026-03-02 (월) 09:14–11:30`, or across days; '' if none."""
     if not first and not last:
         return ""
-    start, end = describe_time(first or last), describe_time(last or first)
+    start, end = describe_time(first or last, lang), describe_time(last or first, lang)
     if start == end:
         return start
-    if start[:14] == end[:14]:  # the same day: show it once
-        return f"{start}–{end[15:]}"
+    day = len(start) - 5  # everything but the HH:MM
+    if start[:day] == end[:day]:  # the same day: show it once
+        return f"{start}–{end[day:]}"
     return f"{start} – {end}"
 
 

@@ -5,6 +5,7 @@
 - `threads`: creating, listing, configuring, reading, exporting and deleting threads.
 - `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
+- `transfer`: importing a thread that `export_thread` wrote.
 """
 
 from graph.session.app import ChatApp, open_app, pending_approval
@@ -25,6 +26,7 @@ from graph.session.threads import (
     thread_strategy,
     threads,
 )
+from graph.session.transfer import import_thread, is_export
 from graph.session.turns import (
     TITLE_CHARS,
     TokenSink,
@@ -50,6 +52,8 @@ __all__ = [
     "check_message",
     "delete_thread",
     "export_thread",
+    "import_thread",
+    "is_export",
     "load_thread",
     "lost_facts",
     "new_thread",

@@ -199,6 +199,7 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
         "thread_id": thread_id,
         "title": view.title,
         "turn_count": view.turn_count,
+        "archived_turns": int(view.state.get("archived_turns", 0)),
         "compression_rate": view.compression_rate,
         "turns": [{"turn": n, "messages": messages_to_dict(msgs)} for n, msgs in view.turns],
         "summary_history": view.summary_history,

@@ -17,17 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 60
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "chat.sqlite"
-    monkeypatch.setenv("CHAT_DB_PATH", str(path))
-    monkeypatch.setenv("CHAT_PROVIDER", "offline")
-    monkeypatch.setenv("INDEX_DIR", str(tmp_path / "index"))
-    st.cache_resource.clear()
-    yield path
-    st.cache_resource.clear()
-
-
 def _app() -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
     at.run()

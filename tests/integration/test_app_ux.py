@@ -1,0 +1,109 @@
+"""What a new user tripped on (issue 12, bugs 1-5), through AppTest: edit-and-run runs the
+edited code, rename saves what was typed, refusals show by the input and give the text
+back, the language switches at once and survives a reload, delete asks first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from tests.integration.test_app import ROOT, TIMEOUT, _app, _say, _thread
+
+CODE = "이 코드 실행해줘\n```python\nprint('ORIGINAL')\n```"
+
+
+def test_edit_and_run_runs_the_edited_code_without_committing_the_box(db: Path) -> None:
+    at = _app()
+    _say(at, CODE)
+    box = next(a for a in at.text_area if a.key.startswith("edit_"))
+    # typed, then the button clicked at once: the new text arrives with the click
+    box.input("print('EDITED')")
+    at.button(key="edit").click().run()
+    assert not at.exception, at.exception
+    shown = "\n".join(t.value for t in at.text)
+    assert "EDITED" in shown and "ORIGINAL" not in shown.replace("print('ORIGINAL')", "")
+    assert any(c.value == "decision: edit" for c in at.caption)
+
+
+def test_rename_is_prefilled_and_saves_what_was_typed(db: Path) -> None:
+    at = _app()
+    _say(at, "첫 메시지로 제목이 정해집니다")
+    thread = _thread(at)
+    box = _title_box(at, thread)
+    assert box.value == "첫 메시지로 제목이 정해집니다"
+    box.input("A")
+    at.sidebar.button(key="rename_btn").click().run()
+    assert any(b.label == "▶ A" for b in at.sidebar.button)
+    _title_box(at, thread).input("B")
+    at.sidebar.button(key="rename_btn").click().run()
+    assert any(b.label == "▶ B" for b in at.sidebar.button)
+    assert not any(b.label == "▶ A" for b in at.sidebar.button)
+
+
+def _title_box(at: AppTest, thread: str):
+    return next(b for b in at.sidebar.text_input if b.key.startswith(f"title_{thread}"))
+
+
+def _walk(node) -> list:
+    """Every element below `node`, in page order."""
+    out = [node]
+    for child in getattr(node, "children", {}).values():
+        out += _walk(child)
+    return out
+
+
+def test_a_refused_message_shows_by_the_input_and_comes_back(db: Path) -> None:
+    at = _app()
+    _say(at, "안녕하세요")
+    long = "가" * 8_001
+    _say(at, long)
+    order = _walk(at.main)
+    warning = next(e for e in order if e.type == "warning" and "8,001" in e.value)
+    assert "8,000" in warning.value and "글자" in warning.value  # in the UI's language
+    last_message = max(i for i, e in enumerate(order) if e.type == "chat_message")
+    assert order.index(warning) > last_message  # below the chat, next to the input
+    # the text is in the box again (the widget carries it to the browser), and not sent
+    assert at.chat_input[0].proto.value == long and at.chat_input[0].proto.set_value
+    assert len(at.chat_message) == 2
+
+
+def test_a_message_during_a_pending_approval_comes_back(db: Path) -> None:
+    at = _app()
+    _say(at, "이 코드 실행해줘\n```python\nprint(1)\n```")
+    _say(at, "승인 전에 보낸 메시지")
+    assert any("승인" in w.value for w in at.main.warning)
+    assert at.chat_input[0].proto.value == "승인 전에 보낸 메시지"
+
+
+def test_the_language_switches_at_once_and_survives_a_reload(db: Path) -> None:
+    at = _app()
+    assert at.title[0].value == "요약하며 기억하는 채팅"
+    at.sidebar.selectbox(key="language_picker").set_value("en").run()
+    assert at.title[0].value == "A chat that shows how it remembers"  # no lag
+    assert at.query_params["lang"] in ("en", ["en"])
+    thread = _thread(at)
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    again.query_params["thread"] = thread
+    again.query_params["lang"] = "en"
+    again.run()
+    assert again.title[0].value == "A chat that shows how it remembers"
+
+
+def test_delete_asks_first_and_empty_threads_do_not_pile_up(db: Path) -> None:
+    at = _app()
+    _say(at, "지울 대화")
+    thread = _thread(at)
+    at.sidebar.button(key="delete_btn").click().run()
+    assert any(f"open_{thread}" == b.key for b in at.sidebar.button)  # not yet
+    at.sidebar.button(key="delete_no").click().run()
+    assert any(f"open_{thread}" == b.key for b in at.sidebar.button)
+    at.sidebar.button(key="delete_btn").click().run()
+    at.sidebar.button(key="delete_yes").click().run()
+    assert not any(f"open_{thread}" == b.key for b in at.sidebar.button)
+    # "new conversation" twice opens the same empty thread
+    at.sidebar.button(key="new_thread").click().run()
+    first = _thread(at)
+    at.sidebar.button(key="new_thread").click().run()
+    assert _thread(at) == first
+    assert len([b for b in at.sidebar.button if b.key.startswith("open_")]) == 1
