@@ -17,6 +17,7 @@ from component.i18n import LANGUAGES, t
 from component.sidebar import (
     render_budget,
     render_engine,
+    render_index,
     render_language,
     render_rate_slider,
     render_recall,
@@ -172,6 +173,7 @@ def main() -> None:
         render_engine(
             engine.label, engine.kind == "offline", engine.summary_model, _tools(app), lang
         )
+        render_index(app.index.status() if app.index is not None else None, lang)
         render_language(lang, on_language)
 
     chat_col, panel_col = st.columns([3, 2], gap="large")

@@ -44,6 +44,17 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "delete_yes": {"ko": "삭제 확인", "en": "Yes, delete"},
     "cancel": {"ko": "취소", "en": "Cancel"},
+    "index": {"ko": "📚 문서 색인", "en": "📚 Document index"},
+    "index_size": {
+        "ko": "문서 {docs}개 · 조각 {chunks}개 · 검색: {mode}",
+        "en": "{docs} documents · {chunks} chunks · search: {mode}",
+    },
+    "index_mode_hybrid": {"ko": "하이브리드 (키워드 + 벡터)", "en": "hybrid (keyword + vectors)"},
+    "index_mode_keyword": {"ko": "키워드만", "en": "keywords only"},
+    "index_degraded": {
+        "ko": "임베딩을 만들지 못해 문서 검색이 키워드로만 동작합니다. 자세한 이유는 '문서 색인'에 있습니다.",
+        "en": "Embeddings failed, so document search uses keywords only. See 'Document index' for why.",
+    },
     "too_long": {
         "ko": "메시지가 {n:,}글자입니다. 한 번에 {limit:,}글자까지 보낼 수 있습니다. 입력한 글은 입력창에 그대로 있습니다.",
         "en": "The message has {n:,} characters; the limit is {limit:,}. Your text is back in the input box.",

@@ -183,6 +183,26 @@ def render_engine(
             st.markdown(f"✅ `{name}`" if reason is None else f"⛔ `{name}` — {reason}")
 
 
+def render_index(status: Mapping[str, Any] | None, lang: str) -> None:
+    """The documents' index: its size and search mode, and a warning when it degraded."""
+    if status is None:
+        return
+    if status["degraded"]:
+        st.warning(t("index_degraded", lang), icon="⚠️")
+    with st.expander(t("index", lang)):
+        st.caption(
+            t(
+                "index_size",
+                lang,
+                docs=status["documents"],
+                chunks=status["chunks"],
+                mode=t(f"index_mode_{status['mode']}", lang),
+            )
+        )
+        for problem in status["problems"]:
+            st.caption(f"⚠️ {problem}")
+
+
 def render_language(lang: str, on_change: Callable[[str], None]) -> None:
     """Interface language picker.
 

@@ -36,8 +36,13 @@ def _embeddings(settings: Settings) -> Embeddings:
     if settings.resolved_provider == "openai":
         from langchain_openai import OpenAIEmbeddings
 
+        # check_embedding_ctx_length=False: send the text as it is. With the default, the
+        # client first downloads a tiktoken vocabulary to count tokens, which fails on a
+        # machine without internet and left every compatible server without embeddings.
+        # Sections are far below any embedding model's input limit.
         return OpenAIEmbeddings(
             model=settings.embedding_model,
+            check_embedding_ctx_length=False,
             api_key=settings.openai_api_key or "not-needed",  # type: ignore[arg-type]
             base_url=settings.openai_base_url or None,
             timeout=settings.timeout_s,

@@ -85,6 +85,8 @@ class DocumentIndex:
         self._chunk_tokens: list[set[str]] = []
         self._manifest: dict[str, list[int]] | None = None
         self._warnings: list[str] = []
+        self._query_failure = ""
+        """Why the last query could not be embedded ('' once one could)."""
         self._bm25: object | None = None
         self._faiss: object | None = None
 
@@ -211,6 +213,31 @@ class DocumentIndex:
         """Hybrid when embeddings are configured, else keyword."""
         return "hybrid" if self.embeddings is not None else "keyword"
 
+    @property
+    def vectors_ready(self) -> bool:
+        """The vector half of hybrid search works (the documents were embedded)."""
+        self.refresh()
+        return self._faiss is not None
+
+    def status(self) -> dict[str, object]:
+        """What the sidebar says of the index: size, search mode, and what degraded it."""
+        self.refresh()
+        wanted = self.embeddings is not None
+        vectors = self._faiss is not None
+        problems = list(self._warnings)
+        if self._query_failure:
+            problems.append(self._query_failure)
+        return {
+            "documents": self.doc_count,
+            "chunks": self.chunk_count,
+            "embeddings": type(self.embeddings).__name__ if wanted else None,
+            "mode": "hybrid" if vectors else "keyword",
+            "degraded": wanted
+            and bool(self._chunks)
+            and (not vectors or bool(self._query_failure)),
+            "problems": problems,
+        }
+
     def _confidence(self, known: set[str], unknown: set[str], index: int) -> float:
         """IDF-weighted share of the query's words found in the chunk.
 
@@ -248,7 +275,11 @@ class DocumentIndex:
             vector = np.asarray([self.embeddings.embed_query(query)], dtype=np.float32)
         except Exception as exc:  # noqa: BLE001 - fall back to the keyword ranking
             log.warning("query embedding failed: %s", exc)
+            self._query_failure = (
+                f"query embedding failed ({type(exc).__name__}: {exc}); keyword search only"
+            )[:300]
             return []
+        self._query_failure = ""
         scores, ids = self._faiss.search(vector, min(n, len(self._chunks)))  # type: ignore[attr-defined]
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
 

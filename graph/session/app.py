@@ -12,6 +12,7 @@ from langchain_core.runnables import RunnableConfig
 
 from graph.errors import ErrorCode, InputError
 from graph.graph import ChatGraph
+from graph.retrieval.index import DocumentIndex
 from graph.settings import Settings
 from graph.storage.archive import get_thread
 from graph.storage.persistence import Persistence
@@ -26,6 +27,8 @@ class ChatApp:
     graph: ChatGraph
     persistence: Persistence
     settings: Settings
+    index: DocumentIndex | None = None
+    """The documents' index the graph searches (None when documents are off)."""
     _locks: dict[str, threading.Lock] = field(default_factory=dict, repr=False)
     _guard: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -100,7 +103,12 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     graph = build_graph(
         persistence.saver, archive=persistence.archive, settings=settings, **graph_kwargs
     )
-    return ChatApp(graph=graph, persistence=persistence, settings=settings)
+    return ChatApp(
+        graph=graph,
+        persistence=persistence,
+        settings=settings,
+        index=graph_kwargs.get("index"),
+    )
 
 
 NOT_RETRYABLE = frozenset({ErrorCode.SAFEGUARD_BLOCKED})

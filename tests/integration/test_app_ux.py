@@ -107,3 +107,17 @@ def test_delete_asks_first_and_empty_threads_do_not_pile_up(db: Path) -> None:
     at.sidebar.button(key="new_thread").click().run()
     assert _thread(at) == first
     assert len([b for b in at.sidebar.button if b.key.startswith("open_")]) == 1
+
+
+def test_the_server_stays_on_this_machine_and_sends_no_statistics() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text("utf-8"))
+    assert config["browser"]["gatherUsageStats"] is False
+    assert config["server"]["address"] == "127.0.0.1"
+
+
+def test_the_sidebar_shows_the_document_index(db: Path) -> None:
+    at = _app()
+    captions = [c.value for c in at.sidebar.caption]
+    assert any(c.startswith("문서 ") and "검색: 하이브리드" in c for c in captions), captions

@@ -259,3 +259,69 @@ def test_with_a_key_the_model_labels_each_message_too(http_server, tmp_path: Pat
         len([b for b in bodies if b["model"] == "fake-model"]) == chats
     )  # never sent to the chat model
     assert load_thread(app, thread).state["safeguard"]["reasons"] == ["model: fake"]
+
+
+def _embeddings_route(server, status: int = 200) -> list[list[str]]:
+    """Answer /v1/embeddings with hashing vectors (so the ranking means something)."""
+    from graph.retrieval.embeddings import HashingEmbeddings
+    from tests.fakes.http_server import Reply
+
+    seen: list[list[str]] = []
+    vectors = HashingEmbeddings()
+
+    def handle(req):
+        texts = req.json()["input"]
+        texts = [texts] if isinstance(texts, str) else texts
+        seen.append(texts)
+        if status != 200:
+            return Reply(status, {"error": {"message": "embeddings down", "type": "server_error"}})
+        data = [
+            {"object": "embedding", "index": i, "embedding": v}
+            for i, v in enumerate(vectors.embed_documents(texts))
+        ]
+        return Reply(json_body={"object": "list", "data": data, "model": "fake-embed", "usage": {}})
+
+    server.route("POST", "/v1/embeddings", handle)
+    return seen
+
+
+def _docs(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "remote_work.md").write_text(
+        "# 재택근무\n\n## 신청\n\n재택근무는 주 2일까지 가능하며 팀장 승인이 필요합니다.\n", "utf-8"
+    )
+    (docs / "expense.md").write_text(
+        "# Expenses\n\n## Reports\n\nSubmit an expense report in the portal within 30 days.\n",
+        "utf-8",
+    )
+    return docs
+
+
+def test_documents_are_embedded_by_a_compatible_server_offline(http_server, tmp_path: Path) -> None:
+    from graph.retrieval import open_index
+
+    seen = _embeddings_route(http_server)
+    settings = _settings(
+        http_server, tmp_path, DOCS_DIR=str(_docs(tmp_path)), INDEX_DIR=str(tmp_path / "index")
+    )
+    index = open_index(settings)
+    hits = index.search("재택근무 며칠", k=1)
+    assert hits and hits[0].source == "remote_work.md"
+    assert seen and any("재택근무" in text for batch in seen for text in batch)  # the request
+    status = index.status()
+    assert status["mode"] == "hybrid" and not status["degraded"] and status["problems"] == []
+
+
+def test_failing_embeddings_are_shown_as_a_degraded_index(http_server, tmp_path: Path) -> None:
+    from graph.retrieval import open_index
+
+    _embeddings_route(http_server, status=500)
+    settings = _settings(
+        http_server, tmp_path, DOCS_DIR=str(_docs(tmp_path)), INDEX_DIR=str(tmp_path / "index")
+    )
+    index = open_index(settings)
+    assert index.search("expense report", k=1)[0].source == "expense.md"  # keywords still work
+    status = index.status()
+    assert status["mode"] == "keyword" and status["degraded"]
+    assert any("embeddings failed" in p for p in status["problems"])
