@@ -50,6 +50,7 @@ from graph.session import (
     retry_turn,
     run_turn,
     salvage_thread,
+    save_comparison,
     sent_now,
     set_thread_budget,
     set_thread_rate,
@@ -237,8 +238,8 @@ def main() -> None:
             export_name=f"{thread}.json",
             lang=lang,
             on_import=lambda data: _import(app, data, rate, view.strategy, lang),
-            comparison=st.session_state.get("comparison", {}).get(thread),
-            on_compare=lambda: _compare(app, thread, rate),
+            comparison=view.comparison,
+            on_compare=(lambda: _compare(app, thread, rate)) if view.turn_count else None,
             facts=lost_facts(app, thread),
             times=view.state.get("summary_times", {}),
             pins=pinned_facts(app, thread),
@@ -363,13 +364,15 @@ def _import(app: ChatApp, data: bytes, rate: float, strategy: str, lang: str) ->
 
 
 def _compare(app: ChatApp, thread: str, rate: float) -> None:
-    """Replay the whole conversation under every strategy (offline summarizer, no cost)."""
+    """Replay the whole conversation under every strategy (offline summarizer, no cost).
+
+    The result is kept with the thread.
+    """
     from graph.replay import compare_strategies, thread_transcript
 
     turns = thread_transcript(load_thread(app, thread).turns)
     if turns:
-        results = st.session_state.setdefault("comparison", {})
-        results[thread] = compare_strategies(turns, rate)
+        save_comparison(app, thread, compare_strategies(turns, rate))
 
 
 def _tools(app: ChatApp) -> dict[str, str | None]:

@@ -155,8 +155,22 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "At the next turn, turns {start}-{end} are summarized first (shown before that).",
     },
     "chart": {"ko": "📈 턴별 컨텍스트 크기", "en": "📈 Context size per turn"},
-    "chart_with": {"ko": "요약 사용", "en": "with summaries"},
-    "chart_without": {"ko": "요약 없이", "en": "without summaries"},
+    "chart_with": {"ko": "모델이 받은 컨텍스트", "en": "context the model got"},
+    "chart_without": {
+        "ko": "기억 없이 (대화 전체 원문)",
+        "en": "no memory (the whole transcript)",
+    },
+    "chart_series": {"ko": "계열", "en": "series"},
+    "axis_turn": {"ko": "턴", "en": "turn"},
+    "axis_chars": {"ko": "글자 수 (자)", "en": "size (characters)"},
+    "chart_saving": {
+        "ko": "{turn}턴: 컨텍스트 {used}자 / 대화 전체 원문 {whole}자 → 절감 {saving} (1 − 컨텍스트/원문)",
+        "en": "Turn {turn}: context {used} chars / whole transcript {whole} chars → saving {saving} (1 − context/transcript)",
+    },
+    "compare_empty": {
+        "ko": "아직 턴이 없어 비교할 대화가 없습니다. 메시지를 보낸 뒤 실행하세요.",
+        "en": "This conversation has no turns yet, so there is nothing to compare. Send a message first.",
+    },
     "download": {"ko": "⬇️ 대화 내보내기 (JSON)", "en": "⬇️ Export conversation (JSON)"},
     "import": {
         "ko": "⬆️ 대화 가져오기 (내보낸 JSON 또는 replay JSON)",

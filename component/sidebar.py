@@ -90,7 +90,7 @@ def render_threads(
     New, switch, rename (prefilled with the title) and delete (after a confirmation).
     """
     st.subheader(t("threads", lang))
-    st.button(t("new_thread", lang), on_click=on_new, use_container_width=True, key="new_thread")
+    st.button(t("new_thread", lang), on_click=on_new, width="stretch", key="new_thread")
     query = ""
     if len(threads) > SEARCH_FROM:
         query = st.text_input(t("search_threads", lang), key="thread_search").strip().casefold()
@@ -109,7 +109,7 @@ def render_threads(
             key=f"open_{thread_id}",
             on_click=on_switch,
             args=(thread_id,),
-            use_container_width=True,
+            width="stretch",
             type="primary" if thread_id == current else "secondary",
         )
     record = next((r for r in threads if str(r["thread_id"]) == current), {})

@@ -247,40 +247,93 @@ def render_next_context(
             st.text(content[:3000])
 
 
+def line_chart(
+    rows: Sequence[Mapping[str, Any]], series: str, lang: str, height: int = 200
+) -> None:
+    """Characters per turn, one line per series.
+
+    Integer turn ticks, titled axes with units, and the legend below the plot so long
+    names are not cut.
+    """
+    import altair as alt
+    import pandas as pd
+
+    frame = pd.DataFrame(rows)
+    chart = (
+        alt.Chart(frame)
+        .mark_line(point=len(frame) <= 60)
+        .encode(
+            x=alt.X(
+                "turn:Q",
+                title=t("axis_turn", lang),
+                axis=alt.Axis(format="d", tickMinStep=1),
+            ),
+            y=alt.Y("chars:Q", title=t("axis_chars", lang), axis=alt.Axis(format=",d")),
+            color=alt.Color(
+                "series:N", title=series, legend=alt.Legend(orient="bottom", labelLimit=0)
+            ),
+            tooltip=[
+                alt.Tooltip("series:N", title=series),
+                alt.Tooltip("turn:Q", title=t("axis_turn", lang)),
+                alt.Tooltip("chars:Q", title=t("axis_chars", lang), format=","),
+            ],
+        )
+        .properties(height=height)
+    )
+    st.altair_chart(chart, width="stretch")
+
+
 def render_chart(context_log: Sequence[Mapping[str, Any]], lang: str) -> None:
-    """Context size per turn against the size it would have without summaries."""
+    """Context size per turn against the size with no memory at all (the whole transcript).
+
+    Below it, the saving that follows from the two at the last turn.
+    """
     if not context_log:
         return
     st.markdown(f"**{t('chart', lang)}**")
-    import pandas as pd
-
-    frame = pd.DataFrame(
-        {
-            t("chart_with", lang): [int(e["context_chars"]) for e in context_log],
-            t("chart_without", lang): [int(e["full_chars"]) for e in context_log],
-        },
-        index=pd.Index([int(e["turn"]) for e in context_log], name=t("turn", lang, n="")),
-    )
-    st.line_chart(frame, height=180)
+    rows = [
+        {"turn": int(e["turn"]), "chars": int(e[key]), "series": t(name, lang)}
+        for e in context_log
+        for key, name in (("context_chars", "chart_with"), ("full_chars", "chart_without"))
+    ]
+    line_chart(rows, t("chart_series", lang), lang, height=200)
+    last = context_log[-1]
+    used, whole = int(last["context_chars"]), int(last["full_chars"])
+    if whole:
+        st.caption(
+            t(
+                "chart_saving",
+                lang,
+                turn=int(last["turn"]),
+                used=f"{used:,}",
+                whole=f"{whole:,}",
+                saving=f"{1 - used / whole:.0%}",
+            )
+        )
 
 
 def render_comparison(
     sizes: Mapping[str, Sequence[int]] | None,
     lang: str,
-    on_compare: Callable[[], None],
+    on_compare: Callable[[], None] | None,
 ) -> None:
-    """Context size per turn of this conversation replayed under every strategy."""
+    """Context size per turn of this conversation replayed under every strategy.
+
+    `on_compare` is None while the conversation has no turns: there is nothing to replay.
+    """
     with st.expander(t("compare", lang)):
         st.caption(t("compare_help", lang))
-        st.button(t("compare_run", lang), on_click=on_compare, key="compare_run")
+        if on_compare is None:
+            st.caption(t("compare_empty", lang))
+        else:
+            st.button(t("compare_run", lang), on_click=on_compare, key="compare_run")
         if sizes:
-            import pandas as pd
-
-            frame = pd.DataFrame(
-                {t(f"strategy_{name}", lang): list(v) for name, v in sizes.items()}
-            )
-            frame.index = pd.RangeIndex(1, len(frame) + 1, name=t("turn", lang, n=""))
-            st.line_chart(frame, height=200)
+            rows = [
+                {"turn": turn, "chars": int(chars), "series": t(f"strategy_{name}", lang)}
+                for name, values in sizes.items()
+                for turn, chars in enumerate(values, start=1)
+            ]
+            line_chart(rows, t("strategy", lang), lang, height=220)
             last = {name: v[-1] for name, v in sizes.items() if v}
             st.caption(" · ".join(f"{t(f'strategy_{n}', lang)}: {c:,}" for n, c in last.items()))
 
@@ -353,8 +406,7 @@ def render_summary_panel(
     render_recalled(recalled, lang)
     render_next_context(next_messages, next_chars, summarize_first, lang, probe_key)
     render_chart(context_log, lang)
-    if on_compare is not None:
-        render_comparison(comparison, lang, on_compare)
+    render_comparison(comparison, lang, on_compare)
     if route:
         st.caption(t("route", lang, route=route))
     if safeguard and safeguard.get("label"):

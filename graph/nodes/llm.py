@@ -14,7 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.errors import GraphBubbleUp
 
-from graph.context import ContextStats, context_chars, message_chars
+from graph.context import ContextStats, Extras, context_chars, message_chars, system_prompt
 from graph.errors import ErrorCode, error_record
 from graph.memory import state_extras, strategy_context
 from graph.nodes.base import Node
@@ -153,11 +153,14 @@ def make_llm_node(
                 errors.append(error_record(turn, "llm_node", code, exc))
                 response = fallback_message(code, _korean(messages))
         prior = state.get("transcript_chars", 0)
+        # the baseline: no memory at all, so the system prompt without summaries, memory,
+        # recall or pins (documents would be there anyway) and every turn so far verbatim
+        baseline = system_prompt([], Extras(documents=_documents(state)))
         stats = ContextStats(
             turn=turn,
             context_chars=context_chars(context),
             context_messages=len(context),
-            full_chars=context_chars(context[:1]) + prior + context_chars(current),
+            full_chars=message_chars(baseline) + prior + context_chars(current),
         )
         if archive is not None:
             record_context_stats(archive, state.get("session_id", ""), stats.as_dict())

@@ -74,6 +74,38 @@ def english_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in EN_STOPWORDS and len(w) > 1]
 
 
+class _Latin:
+    """A run of Latin-script text as one morpheme (see `_join_latin`)."""
+
+    tag = "SL"
+
+    def __init__(self, form: str, start: int) -> None:
+        self.form = form
+        self.start = start
+        self.len = len(form)
+
+
+def _join_latin(morphs: list[Any]) -> list[Any]:
+    """Kiwi's morphemes with adjacent Latin pieces joined back into their word.
+
+    Kiwi cuts some English words before a period into pieces ("detail." -> "det" +
+    "ail."; "apples." -> "app" + "les."), which no query word would ever meet.
+    """
+    out: list[Any] = []
+    for morph in morphs:
+        last = out[-1] if out else None
+        if (
+            morph.tag == "SL"
+            and last is not None
+            and last.tag == "SL"
+            and last.start + last.len == morph.start
+        ):
+            out[-1] = _Latin(last.form + morph.form, last.start)
+        else:
+            out.append(morph)
+    return out
+
+
 def tokens(text: str) -> list[str]:
     """Search tokens of `text`, in order, with repeats.
 
@@ -89,7 +121,7 @@ def tokens(text: str) -> list[str]:
     with _lock:  # Kiwi is not documented as thread-safe; analysis is fast.
         morphs = _analyzer().tokenize(text)
     out: list[str] = []
-    for morph in morphs:
+    for morph in _join_latin(morphs):
         tag = morph.tag.split("-")[0]  # "VV-R" / "VA-I": regular or irregular stems
         if tag not in _KEEP_TAGS:
             continue

@@ -52,6 +52,8 @@ class ThreadView:
     """(turn number, messages) of the turns loaded, oldest first."""
     first_turn_shown: int = 1
     pending: dict[str, Any] | None = None
+    comparison: dict[str, list[int]] = field(default_factory=dict)
+    """The last strategy comparison: strategy -> context characters per turn."""
     retryable: bool = False
     """The last turn is unanswered and can be answered again in place (`retry_turn`)."""
     route: str = ""
@@ -126,6 +128,11 @@ def set_thread_recall(app: ChatApp, thread_id: str, enabled: bool) -> bool:
     return bool(enabled)
 
 
+def save_comparison(app: ChatApp, thread_id: str, sizes: dict[str, list[int]]) -> None:
+    """Keep a strategy comparison with the thread, so it is still there after a reload."""
+    _save_setting(app, thread_id, comparison={k: [int(c) for c in v] for k, v in sizes.items()})
+
+
 def thread_budget(app: ChatApp, record: dict[str, Any]) -> int:
     """The thread's summary budget, or the configured default."""
     value = record.get("budget")
@@ -184,6 +191,7 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         first_turn_shown=first,
         pending=pending_approval(app, thread_id),
         retryable=retryable(values.get("messages", [])),
+        comparison=dict(record.get("comparison") or {}),
         route=str(values.get("route", "")),
         retrieved=list(values.get("retrieved", [])),
         state=values,

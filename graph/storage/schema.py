@@ -2,8 +2,10 @@
 
 Version 1 is what the first landed versions wrote (archive, summary costs, thread list) with
 no version recorded. Version 2 adds the recall index, the lost-facts records, pinned facts,
-the writer leases and per-call tool records; upgrading a version-1 file indexes its archived turns in place. A file written by a
-newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
+the writer leases and per-call tool records; upgrading a version-1 file indexes its archived
+turns in place. Version 3 changes no table: it rebuilds the recall index, whose English
+terms version 2 cut apart before a period ("detail." indexed as "det" + "ail"). A file
+written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
 """
 
@@ -15,7 +17,7 @@ from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version this code writes."""
 
 V1 = """
@@ -123,9 +125,18 @@ def _backfill_recall(conn: sqlite3.Connection) -> None:
         log.info("schema upgrade: indexed %d archived turns for recall", len(rows))
 
 
+def _reindex_recall(conn: sqlite3.Connection) -> None:
+    """Rebuild the recall index from the archived turns with the current tokenizer."""
+    conn.execute("DELETE FROM recall_postings")
+    conn.execute("DELETE FROM recall_docs")
+    conn.execute("UPDATE thread_keys SET docs = 0, terms = 0")
+    _backfill_recall(conn)
+
+
 UPGRADES: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] = {
     1: (V1, None),
     2: (V2, _backfill_recall),
+    3: ("", _reindex_recall),
 }
 """Version -> (tables it adds, data it fills in), applied in order."""
 

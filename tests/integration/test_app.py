@@ -252,6 +252,9 @@ def test_digest_hierarchy_is_shown_when_summaries_pass_the_budget(
 
 def test_comparison_replays_the_thread_under_every_strategy(db: Path) -> None:
     at = _app()
+    # an empty conversation has nothing to compare: no button, a note instead
+    assert not [b for b in at.button if b.key == "compare_run"]
+    assert any("아직 턴이 없어" in c.value for c in at.caption)
     for turn in range(1, 13):
         _say(at, f"{turn}번째 메시지: 프로젝트 코드 P-{turn}00 진행 상황을 공유합니다.")
     at.button(key="compare_run").click().run()
@@ -264,6 +267,27 @@ def test_comparison_replays_the_thread_under_every_strategy(db: Path) -> None:
     # the comparison ran in its own databases: this thread is untouched
     state = _state(db, _thread(at))
     assert state["turn_count"] == 12 and state.get("strategy") == "three_turn"
+    # and it is kept with the thread: a reload still shows it
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    again.query_params["thread"] = _thread(at)
+    again.run()
+    assert line in [c.value for c in again.caption]
+
+
+def test_the_chart_compares_the_context_with_the_whole_transcript(db: Path) -> None:
+    at = _app()
+    for turn in range(1, 8):
+        _say(at, f"{turn}번째 메모: 회의실 {turn}0{turn}호에서 오후 {turn}시에 만나요.")
+    log = _export(db, _thread(at))["context_log"][-1]
+    line = next(c.value for c in at.caption if str(c.value).startswith("7턴: 컨텍스트"))
+    saving = 1 - log["context_chars"] / log["full_chars"]
+    assert f"{log['context_chars']:,}자" in line and f"{log['full_chars']:,}자" in line
+    assert f"절감 {saving:.0%}" in line
+    spec = json.loads(at.get("vega_lite_chart")[-1].proto.spec)
+    x = spec["encoding"]["x"]
+    assert x["title"] == "턴" and x["axis"]["format"] == "d"
+    assert spec["encoding"]["y"]["title"] == "글자 수 (자)"
+    assert spec["encoding"]["color"]["legend"]["orient"] == "bottom"
 
 
 def test_recall_pins_and_lost_facts_in_the_panel(db: Path) -> None:

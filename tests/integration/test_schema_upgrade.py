@@ -11,7 +11,9 @@ import pytest
 from graph.memory.recall import recall
 from graph.session import load_thread, open_app, run_turn, threads
 from graph.settings import load_settings
+from graph.storage.archive import load_archived_turns
 from graph.storage.persistence import StorageError
+from graph.storage.recall_index import document_terms, read_postings
 from graph.storage.schema import SCHEMA_VERSION, schema_version
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "db"
@@ -50,6 +52,14 @@ def test_an_older_file_upgrades_in_place_and_keeps_every_thread(
         thread = views["three_turn"].thread_id
         hits = recall(app.persistence.archive, thread, "거래처 담당자가 누구였죠?", 2000)
         assert [h.turn for h in hits] == [5]
+        # the index holds each archived turn's terms as the current tokenizer makes them
+        # (v3: English words whole, also before a period)
+        archived = load_archived_turns(app.persistence.archive, thread, range(1, 7))
+        for turn, messages in archived.items():
+            terms = sorted(set(document_terms(messages)))
+            with app.persistence.archive.lock:
+                postings = read_postings(app.persistence.archive.conn, thread, terms)
+            assert all(turn in postings.turns[t] for t in terms), (turn, terms)
         # and the conversation goes on
         run_turn(app, thread, "제 사번이 뭐였죠?", turn_count=9, compression_rate=0.3)
         assert load_thread(app, thread).turn_count == 9
@@ -83,3 +93,44 @@ def test_the_fixture_of_the_current_version_exists() -> None:
         assert (FIXTURES / f"schema-v{version}.sqlite").exists(), (
             f"run make_fixture.py for v{version}"
         )
+
+
+def test_the_v3_upgrade_reindexes_english_words_cut_by_version_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    import graph.retrieval.tokenize as tokenize
+    from graph.storage.archive import pack_turn
+    from graph.storage.recall_index import index_turns
+
+    db = tmp_path / "v2.sqlite"
+    shutil.copy(FIXTURES / "schema-v2.sqlite", db)
+    turn = [HumanMessage("Please keep this detail."), AIMessage("Noted, it is kept.")]
+    # an archived turn as version 2 indexed it: Kiwi's pieces of "detail." left apart
+    with monkeypatch.context() as patch:
+        patch.setattr(tokenize, "_join_latin", lambda morphs: list(morphs))
+        cut = document_terms(turn)
+    assert "detail" not in cut
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "INSERT INTO chat_threads (thread_id, created_at, record) VALUES (?, 0, ?)",
+        ("session_v2cut", '{"thread_id": "session_v2cut", "title": "v2"}'),
+    )
+    conn.execute(
+        "INSERT INTO archive_turns (thread_id, turn, messages) VALUES (?, 1, ?)",
+        ("session_v2cut", pack_turn(turn)),
+    )
+    index_turns(conn, "session_v2cut", [(1, cut)])
+    conn.commit()
+    conn.close()
+    app = _open(db)
+    try:
+        with app.persistence.archive.lock:
+            postings = read_postings(app.persistence.archive.conn, "session_v2cut", ["detail"])
+        assert postings.turns["detail"] == [1]
+        assert [
+            h.turn for h in recall(app.persistence.archive, "session_v2cut", "the detail", 900)
+        ] == [1]
+    finally:
+        app.persistence.close()

@@ -361,3 +361,22 @@ def test_without_an_archive_summarized_turns_stay_out_of_the_context() -> None:
         humans = [m.content for m in model.calls[-1] if isinstance(m, HumanMessage)]
         assert humans == [f"질문 {t}" for t in range(covered + 1, turns + 1)], strategy
         assert len(state["messages"]) == 2 * turns  # nothing was archived
+
+
+def test_the_no_memory_baseline_is_the_bare_system_prompt_plus_every_turn() -> None:
+    from prompt import get_prompt
+    from tests.unit.helpers import send
+
+    answers = [f"answer number {i}" for i in range(1, 6)]
+    graph = make_graph(ScriptedModel(list(answers)))
+    topics = ["apples", "bicycles", "compilers", "dolphins", "elections"]
+    said = [
+        f"Tell me about {topic}. " + f"{topic}! " * (3 * i) for i, topic in enumerate(topics)
+    ]
+    for turn, text in enumerate(said, start=1):
+        state = send(graph, "base", turn, text)
+    stats = state["last_context"]
+    before = sum(len(u) + len(a) for u, a in zip(said[:4], answers[:4], strict=True))
+    # turn 5: a summary of turns 1-3 is in the system prompt, but not in the baseline
+    assert state["summary_history"] and not state["recalled"]
+    assert stats["full_chars"] == len(get_prompt("system.base")) + before + len(said[4])

@@ -133,3 +133,11 @@ def test_shipped_documents_answer_a_leave_question(tmp_path: Path) -> None:
     index = DocumentIndex(ROOT / "data/docs", tmp_path / "index", HashingEmbeddings())
     assert index.doc_count >= 15
     assert index.search("연차 이월은 몇 일까지 돼?", k=1)[0].source == "leave_policy.md"
+
+
+def test_english_words_before_a_period_stay_whole() -> None:
+    from graph.retrieval.tokenize import tokens
+
+    # Kiwi cuts some of them ("detail." -> "det" + "ail."); the tokenizer joins them back
+    assert tokens("Some detail. Tell me about apples.") == ["detail", "appl"]
+    assert tokens("재택근무는 주 2일이고 details are in the portal.")[-2:] == ["detail", "portal"]
