@@ -240,12 +240,12 @@ def test_a_question_for_a_date_recalls_the_turn_that_states_one(tmp_path: Path) 
     thread = new_thread(app)
     said = [
         "I finally booked the hotel for the workshop; check-in is on October 14. "
-        + " ".join("The room has a desk, a kettle and a view of the river." for _ in range(8))
+        + " ".join("The room has a desk, a kettle and a view of the river." for _ in range(16))
     ]
     topics = ["agenda", "speakers", "catering", "slides", "badges", "parking", "wifi"]
     said += [
         f"Another note on the workshop {topic}: "
-        + " ".join(f"we keep revising the {topic} list and the {topic} owners." for _ in range(8))
+        + " ".join(f"we keep revising the {topic} list and the {topic} owners." for _ in range(3))
         for topic in topics
     ]
     said += [
