@@ -28,6 +28,7 @@ from langchain_core.messages import (
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from graph.safeguard import find_pii
 from graph.summarizer import sentences
 from graph.text import is_korean
 from graph.turns import content_text
@@ -38,7 +39,48 @@ _EXPR = re.compile(rf"(?:{_FUNCS}\s*\(|[\d(])(?:[\d\s+\-*/×÷^%().,]|{_FUNCS})*
 _OPERATOR = re.compile(rf"\d\s*(?:\*\*|//|[-+*/×÷^%])|{_FUNCS}\s*\(")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(/\d{2,4})?")
 _CODE_FENCE = re.compile(r"```(?:python|py)?\s*\n(.*?)```", re.DOTALL)
-_FILE = re.compile(r"[\w가-힣./-]+\.(?:md|txt|csv|json|py|yaml|yml|log)\b")
+_FILE = re.compile(
+    r"[\w가-힣./-]+\.(?:md|txt|csv|json|py|yaml|yml|log)\b|(?<![\w.])(?:~|\.{1,2})?/[\w./-]+"
+)
+_PERCENT_OF = re.compile(
+    r"(\d+(?:\.\d+)?)\s*%\s*(?:of|의)\s*(\d[\d,]*(?:\.\d+)?)"
+    r"|(\d[\d,]*(?:\.\d+)?)\s*의\s*(\d+(?:\.\d+)?)\s*%"
+)
+_RUN_CODE = re.compile(r"(run|execute|실행)", re.I)
+_CODE_WORD = re.compile(r"python|파이썬|code|코드|script|스크립트", re.I)
+_INLINE_CODE = re.compile(r"(?:code|코드|python|파이썬)\s*[:：]\s*(.+)$", re.I | re.S)
+_ASKS_FOR: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "web_search",
+        re.compile(
+            r"웹\s?(검색|에서)|인터넷|search the web|search online|google|look (it )?up online",
+            re.I,
+        ),
+    ),
+    ("get_weather", re.compile(r"날씨|weather", re.I)),
+    ("search_wikipedia", re.compile(r"위키|wikipedia", re.I)),
+    (
+        "read_file",
+        re.compile(
+            r"(읽어|열어|read|open)\S*\s.*(파일|file)|(파일|file)\S*\s.*(읽|열|read|open)", re.I
+        ),
+    ),
+)
+"""What a message asks a tool for, to say plainly when that tool is not available."""
+_NEEDS = {
+    "web_search": ("TAVILY_API_KEY", "TAVILY_API_KEY"),
+    "get_weather": ("OPENWEATHER_API_KEY", "OPENWEATHER_API_KEY"),
+    "search_wikipedia": ("인터넷 연결", "an internet connection"),
+    "read_file": ("파일 도구", "the file tool"),
+    "python_repl": (
+        "격리 실행 환경(bubblewrap)",
+        "an isolated sandbox (bubblewrap)",
+    ),
+}
+"""What an unavailable tool needs, in Korean and English."""
+_ABOUT_USER = re.compile(
+    r"\b(my|mine|me|i)\b|제가|내가|저는|나는|저의|나의|(?:^|\s)(?:제|내)\s", re.I
+)
 _TIME_ASK = re.compile(
     r"몇\s?시(?!간)|오늘\S*\s*며칠|며칠이[야지]|무슨\s?요일|(지금|현재|오늘)\S*\s*(시간|시각|날짜|요일)|"
     r"what time|time is it|what day|today'?s date|current (time|date)|what is the date"
@@ -373,6 +415,9 @@ class OfflineChatModel(BaseChatModel):
         code = _CODE_FENCE.search(text)
         if "python_repl" in bound and code:
             return "python_repl", {"code": code.group(1).strip()}
+        inline = _INLINE_CODE.search(text) if _RUN_CODE.search(text) else None
+        if "python_repl" in bound and inline and not _HANGUL.search(inline.group(1)):
+            return "python_repl", {"code": inline.group(1).strip()}
         file = _FILE.search(text)
         if (
             "read_file" in bound
@@ -383,8 +428,27 @@ class OfflineChatModel(BaseChatModel):
         ):
             return "read_file", {"path": file.group(0)}
         if "calculator" in bound:
+            percent = _PERCENT_OF.search(lower)
+            if percent:
+                rate, base = (
+                    (percent.group(1), percent.group(2))
+                    if percent.group(1)
+                    else (
+                        percent.group(4),
+                        percent.group(3),
+                    )
+                )
+                return "calculator", {"expression": f"{base.replace(',', '')}*{rate}/100"}
+            # a phone, card or ID number is not arithmetic ("010-1234-5678")
+            numbers = [value for _, value in find_pii(text)]
             spans = [m.group(0).strip() for m in _EXPR.finditer(lower)]
-            spans = [s for s in spans if _OPERATOR.search(s) and not _DATE.fullmatch(s)]
+            spans = [
+                s
+                for s in spans
+                if _OPERATOR.search(s)
+                and not _DATE.fullmatch(s)
+                and not any(s.strip(",. ") in n for n in numbers)
+            ]
             if spans:
                 return "calculator", {"expression": max(spans, key=len).rstrip(",. ")}
         if "get_weather" in bound and ("날씨" in lower or "weather" in lower):
@@ -471,6 +535,50 @@ class OfflineChatModel(BaseChatModel):
             return f"문서에서 찾은 내용입니다:\n\n> {quote}\n\n출처: {best.label}{also}"
         return f"From the documents:\n\n> {quote}\n\nSource: {best.label}{also}"  # noqa: E501
 
+    def _quote(self, memory: Memory, korean: bool) -> str:
+        """Quote a memory, naming where it comes from."""
+        quote = memory.text if len(memory.text) <= 400 else memory.text[:399] + "…"
+        quote = quote.replace("\n", "  \n> ")  # a line break inside the quote
+        if korean:
+            return f"제 대화 기록에서 가장 관련 있는 내용은 이것입니다 ({memory.cite(True)}):\n\n> {quote}"
+        return f"The closest thing in my context ({memory.cite(False)}):\n\n> {quote}"
+
+    def _cannot(self, question: str, korean: bool) -> str | None:
+        """Say plainly what a request needs when its tool cannot run here; None if it can."""
+        bound = set(self.tool_names)
+        lower = question.lower()
+        wants_code = _RUN_CODE.search(lower) and _CODE_WORD.search(lower)
+        if wants_code and "python_repl" in bound:
+            return (
+                "실행할 코드를 찾지 못했습니다. 코드를 ```python 블록에 넣거나 `코드: print(1)`처럼 "
+                "보내 주시면 승인 후 격리된 환경에서 실행합니다."
+                if korean
+                else "I found no code to run. Put it in a ```python block, or write "
+                "`code: print(1)`, and I will run it in the sandbox after you approve it."
+            )
+        wanted = [name for name, pattern in _ASKS_FOR if pattern.search(lower)]
+        if wants_code:
+            wanted.append("python_repl")
+        missing = [name for name in wanted if name not in bound]
+        if not missing:
+            if "read_file" in wanted:
+                return (
+                    "읽을 파일 이름을 알려 주세요 (예: notes.md). 파일 폴더 안의 파일만 읽을 수 있습니다."
+                    if korean
+                    else "Tell me which file to read (e.g. notes.md); I can read files in the "
+                    "files folder only."
+                )
+            return None
+        name = missing[0]
+        need_ko, need_en = _NEEDS.get(name, ("설정", "configuration"))
+        return (
+            f"이 요청에는 `{name}` 도구가 필요한데, 지금은 쓸 수 없습니다 ({need_ko} 필요). "
+            "오프라인 엔진은 없는 결과를 지어내지 않습니다."
+            if korean
+            else f"This needs the `{name}` tool, which is not available here (it needs "
+            f"{need_en}). The offline engine does not make results up."
+        )
+
     def _answer(self, question: str, messages: Sequence[BaseMessage]) -> str:
         korean = is_korean(question) or not question
         lower = question.lower()
@@ -479,18 +587,25 @@ class OfflineChatModel(BaseChatModel):
             content_text(messages[0]) if messages and isinstance(messages[0], SystemMessage) else ""
         )
         if "[참고 문서]" in system:
-            return self._answer_from_documents(
-                question, [m for m in memories if m.kind == "document"], korean
-            )
+            # a question about the user ("what's my favorite color?") is answered from the
+            # conversation when it holds a match: what they said beats a policy document
+            own = [m for m in memories if m.kind != "document"]
+            found = find_memory(question, own) if _ABOUT_USER.search(question) else None
+            if found is None:
+                return self._answer_from_documents(
+                    question, [m for m in memories if m.kind == "document"], korean
+                )
+            return self._quote(found[0], korean)
         asks = any(w in lower for w in _QUESTION_WORDS)
+        requested = asks or bool(
+            re.search(r"줘|주세요|please|찾아|검색|\b(search|run|read|open|show)\b|실행", lower)
+        )
+        cannot = self._cannot(question, korean) if requested else None
+        if cannot:
+            return cannot
         found = find_memory(question, memories) if asks else None
         if found:
-            memory, _ = found
-            quote = memory.text if len(memory.text) <= 400 else memory.text[:399] + "…"
-            quote = quote.replace("\n", "  \n> ")  # a line break inside the quote
-            if korean:
-                return f"제 대화 기록에서 가장 관련 있는 내용은 이것입니다 ({memory.cite(True)}):\n\n> {quote}"
-            return f"The closest thing in my context ({memory.cite(False)}):\n\n> {quote}"
+            return self._quote(found[0], korean)
         if any(lower.startswith(g) or g in lower[:12] for g in _GREETINGS):
             return (
                 "안녕하세요! 저는 API 키 없이 동작하는 오프라인 엔진입니다. 계산, 시간, 파일 읽기를 "

@@ -370,9 +370,7 @@ def test_the_no_memory_baseline_is_the_bare_system_prompt_plus_every_turn() -> N
     answers = [f"answer number {i}" for i in range(1, 6)]
     graph = make_graph(ScriptedModel(list(answers)))
     topics = ["apples", "bicycles", "compilers", "dolphins", "elections"]
-    said = [
-        f"Tell me about {topic}. " + f"{topic}! " * (3 * i) for i, topic in enumerate(topics)
-    ]
+    said = [f"Tell me about {topic}. " + f"{topic}! " * (3 * i) for i, topic in enumerate(topics)]
     for turn, text in enumerate(said, start=1):
         state = send(graph, "base", turn, text)
     stats = state["last_context"]
