@@ -12,9 +12,10 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from component.chat import StreamingAnswer, render_approval, render_history
-from component.i18n import LANGUAGES, t
+from component.chat import StreamingAnswer, render_approval, render_history, render_welcome
+from component.i18n import LANGUAGES, route_reason, t
 from component.sidebar import (
+    engine_label,
     render_budget,
     render_engine,
     render_index,
@@ -67,6 +68,16 @@ from graph.storage.persistence import StorageError
 # Turns drawn at first; "show earlier" adds this many more. (A comment, not a docstring:
 # Streamlit's "magic" would print a bare string on the page.)
 PAGE_TURNS = 20
+# The chat and the memory panel scroll in boxes of their own, as tall as the window
+# allows (the CSS overrides this fallback height); on a narrow window they stack.
+CHAT_HEIGHT = 640
+LAYOUT_CSS = """<style>
+.st-key-chat_scroll { height: calc(100vh - 19rem) !important; }
+.st-key-memory_panel { height: calc(100vh - 12rem) !important; }
+@media (max-width: 640px) {
+  .st-key-chat_scroll, .st-key-memory_panel { height: 70vh !important; }
+}
+</style>"""
 
 
 @st.cache_resource(show_spinner=False)
@@ -172,14 +183,24 @@ def main() -> None:
         )
         engine = describe_engine(app.settings)
         render_engine(
-            engine.label, engine.kind == "offline", engine.summary_model, _tools(app), lang
+            engine_label(engine.kind, engine.model, engine.base_url, lang),
+            engine.kind == "offline",
+            engine.summary_model,
+            _tools(app),
+            lang,
         )
         render_index(app.index.status() if app.index is not None else None, lang)
         render_language(lang, on_language)
 
+    st.markdown(LAYOUT_CSS, unsafe_allow_html=True)
     chat_col, panel_col = st.columns([3, 2], gap="large")
     with chat_col:
         st.title(t("title", lang))
+        # the chat scrolls in its own box and follows new answers; the page does not move
+        chat_box = st.container(height=CHAT_HEIGHT, key="chat_scroll", border=False)
+    with chat_box:
+        if not view.turns:
+            render_welcome(lang, lambda text: st.session_state.update(example=text))
         render_history(
             view.turns,
             view.first_turn_shown,
@@ -197,9 +218,10 @@ def main() -> None:
     if "give_back" in st.session_state:  # a refused message returns to the input box
         st.session_state["chat_input"] = st.session_state.pop("give_back")
     prompt = st.chat_input(t("input", lang), key="chat_input")
+    prompt = prompt if prompt is not None else st.session_state.pop("example", None)
     if prompt is not None:
-        with chat_col:
-            _send(app, thread, prompt, rate, lang)
+        with chat_box:
+            _send(app, thread, str(prompt), rate, lang)
         st.rerun()
 
     def on_pin(fact: str, turn: int) -> None:
@@ -211,7 +233,7 @@ def main() -> None:
     def on_unpin(fact: str) -> None:
         unpin(app, thread, fact)
 
-    with panel_col:
+    with panel_col, st.container(height=CHAT_HEIGHT, key="memory_panel", border=False):
         probe_key = f"probe_{thread}"
         nxt = preview_next_context(app, view, str(st.session_state.get(probe_key) or ""))
         render_summary_panel(
@@ -231,7 +253,11 @@ def main() -> None:
             next_chars=nxt.chars,
             summarize_first=nxt.summarize_first,
             context_log=view.context_log,
-            route=f"{view.route} — {view.state.get('route_reason', '')}" if view.route else "",
+            route=(
+                f"{view.route} — {route_reason(str(view.state.get('route_reason', '')), lang)}"
+                if view.route
+                else ""
+            ),
             retrieved=view.retrieved,
             errors=view.errors,
             export_json=json.dumps(export_thread(app, thread), ensure_ascii=False, indent=1),

@@ -45,19 +45,20 @@ def render_turn(
         for msg in assistant:
             if isinstance(msg, AIMessage) and msg.tool_calls:
                 for call in msg.tool_calls:
+                    result = results.get(call["id"] or "")
+                    artifact = result.artifact if result is not None else None
+                    record = artifact if isinstance(artifact, dict) else {}
+                    decision = record.get("decision")
+                    # an edited call ran with the user's arguments: show those
+                    ran = record.get("args") if decision == "edit" else None
                     with st.expander(t("tool_step", lang, name=call["name"]), expanded=False):
                         st.code(
-                            json.dumps(call["args"], ensure_ascii=False, indent=1), language="json"
+                            json.dumps(ran or call["args"], ensure_ascii=False, indent=1),
+                            language="json",
                         )
-                        result = results.get(call["id"] or "")
+                        if decision and decision not in ("auto",):
+                            st.caption(f"decision: {decision}")
                         if result is not None:
-                            decision = (
-                                (result.artifact or {}).get("decision")
-                                if isinstance(result.artifact, dict)
-                                else None
-                            )
-                            if decision and decision not in ("auto",):
-                                st.caption(f"decision: {decision}")
                             st.text(_text(result)[:4000])
             elif isinstance(msg, AIMessage):
                 st.markdown(_text(msg))
@@ -68,6 +69,14 @@ def render_turn(
             st.caption(t("unanswered", lang))
             st.button(t("retry", lang), key=f"retry_{number}", on_click=on_retry)
         st.caption(t("turn", lang, n=number))
+
+
+def render_welcome(lang: str, on_pick: Callable[[str], None]) -> None:
+    """An empty conversation: what the app does, and example messages to click."""
+    with st.chat_message("assistant"):
+        st.markdown(t("welcome", lang))
+        for i, example in enumerate(t("examples", lang).split("\n")):
+            st.button(example, key=f"example_{i}", on_click=on_pick, args=(example,))
 
 
 def render_history(

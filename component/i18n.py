@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 LANGUAGES = {"ko": "한국어", "en": "English"}
@@ -44,6 +45,14 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "delete_yes": {"ko": "삭제 확인", "en": "Yes, delete"},
     "cancel": {"ko": "취소", "en": "Cancel"},
+    "welcome": {
+        "ko": "안녕하세요! 이 채팅은 대화가 길어져도 기억하도록 세 턴마다 요약하고, 무엇을 남기고 무엇을 뺐는지 오른쪽 패널에 보여 줍니다. 아래 예시를 눌러 시작해 보세요. 네 번째 메시지에서 첫 요약이 생깁니다.",
+        "en": "Hello! This chat summarizes every three turns so a long conversation stays remembered, and the panel on the right shows what each summary kept and what it dropped. Click an example to start; the first summary appears at the fourth message.",
+    },
+    "examples": {
+        "ko": "제 이름은 한지우이고, 3월 14일에 부산 출장이 있어요.\n출장 숙박 예산은 1박 12만원으로 잡았어요.\n2400의 15%는 얼마야?\n제 출장이 언제라고 했죠?\n재택근무는 어떻게 신청해?",
+        "en": "My name is Jiwoo and I have a business trip to Busan on March 14.\nMy hotel budget for the trip is $110 a night.\nWhat is 15% of 2400?\nWhen did I say my trip was?\nHow do I apply for remote work?",
+    },
     "index": {"ko": "📚 문서 색인", "en": "📚 Document index"},
     "index_size": {
         "ko": "문서 {docs}개 · 조각 {chunks}개 · 검색: {mode}",
@@ -64,6 +73,37 @@ _STRINGS: dict[str, dict[str, str]] = {
     "today": {"ko": "오늘", "en": "Today"},
     "yesterday": {"ko": "어제", "en": "Yesterday"},
     "engine": {"ko": "🤖 응답 엔진", "en": "🤖 Engine"},
+    "engine_offline": {
+        "ko": "오프라인 엔진 (모델 없음, API 키 없음)",
+        "en": "Offline engine (no model, no API key)",
+    },
+    "engine_openai": {"ko": "OpenAI {model}", "en": "OpenAI {model}"},
+    "engine_compatible": {"ko": "{model} ({url})", "en": "{model} at {url}"},
+    "window_block": {"ko": "[대화 기록 {n}]", "en": "[window summary {n}]"},
+    "route_reason_tool": {
+        "ko": "도구를 쓰는 요청 (계산, 시간, 날씨, 코드, 웹)",
+        "en": "plain tool request (arithmetic, time, weather, code, web)",
+    },
+    "route_reason_recall": {
+        "ko": "문서가 아니라 이 대화에 대한 질문",
+        "en": "asks about this conversation, not the documents",
+    },
+    "route_reason_statement": {
+        "ko": "질문이 아닌 말: 찾아볼 것이 없음",
+        "en": "a statement, not a question: nothing to look up",
+    },
+    "route_reason_match": {
+        "ko": "문서 일치: {source} (신뢰도 {confidence})",
+        "en": "document match: {source} (confidence {confidence})",
+    },
+    "route_reason_rules": {
+        "ko": "회사 규정에 대한 질문이지만 맞는 문서가 없음",
+        "en": "asks about company rules, but no document matched",
+    },
+    "route_reason_none": {
+        "ko": "일상 대화나 일반 질문: 맞는 문서가 없음",
+        "en": "small talk or general question; no document matched",
+    },
     "offline_note": {
         "ko": "오프라인 엔진: 모델 가중치도 API 키도 없이 규칙으로 답합니다. 도구를 부르고, 대화 기록과 요약에서 찾아 인용합니다.",
         "en": "Offline engine: no model weights and no API key. It calls tools and quotes the conversation and its summaries.",
@@ -309,3 +349,28 @@ def t(key: str, lang: str = "ko", **values: Any) -> str:
     entry = _STRINGS[key]
     text = entry.get(lang) or entry["ko"]
     return text.format(**values) if values else text
+
+
+_ROUTE_REASONS = (
+    ("route_reason_tool", re.compile(r"^plain tool request")),
+    ("route_reason_recall", re.compile(r"^asks about this conversation")),
+    ("route_reason_statement", re.compile(r"^a statement, not a question")),
+    (
+        "route_reason_match",
+        re.compile(r"^document match: (?P<source>\S+) \(confidence (?P<confidence>[\d.]+)\)"),
+    ),
+    ("route_reason_rules", re.compile(r"^asks about company rules")),
+    ("route_reason_none", re.compile(r"^small talk or general question")),
+)
+
+
+def route_reason(reason: str, lang: str) -> str:
+    """The router's reason in `lang`.
+
+    The offline rule's reasons are translated; a model's own words are shown as written.
+    """
+    for key, pattern in _ROUTE_REASONS:
+        match = pattern.match(reason)
+        if match:
+            return t(key, lang, **match.groupdict())
+    return reason

@@ -169,6 +169,11 @@ def day_label(stamp: float, lang: str, today: date | None = None) -> str:
     return day.isoformat()
 
 
+def engine_label(kind: str, model: str, url: str, lang: str) -> str:
+    """One line naming the engine that answers, in `lang`."""
+    return t(f"engine_{kind}", lang, model=model, url=url)
+
+
 def render_engine(
     label: str, offline: bool, summary_by: str, tools: Mapping[str, str | None], lang: str
 ) -> None:

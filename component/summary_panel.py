@@ -183,7 +183,7 @@ def render_window(window: Sequence[str], lang: str) -> None:
         st.caption(t("window_empty", lang))
     for number, text in enumerate(window, 1):
         with st.container(border=True):
-            st.caption(f"[대화 기록 {number}] · " + t("n_chars", lang, n=len(text)))
+            st.caption(t("window_block", lang, n=number) + " · " + t("n_chars", lang, n=len(text)))
             st.write(text)
 
 

@@ -30,15 +30,6 @@ class EngineInfo:
     base_url: str
     """Server URL for compatible servers, else ''."""
 
-    @property
-    def label(self) -> str:
-        """One line for the UI."""
-        if self.kind == "offline":
-            return "Offline engine (no model, no API key)"
-        if self.kind == "compatible":
-            return f"{self.model} at {self.base_url}"
-        return f"OpenAI {self.model}"
-
 
 def describe_engine(settings: Settings) -> EngineInfo:
     """Which engine answers under `settings`."""

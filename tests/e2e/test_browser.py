@@ -79,21 +79,41 @@ def server(tmp_path: Path) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-def _send(page, text: str) -> None:
-    before = page.locator('[data-testid="stChatMessage"]').count()
+def _send(page, text: str, turn: int) -> None:
+    """Type a message and wait for its turn to be answered (its "n턴" caption)."""
     box = page.locator('[data-testid="stChatInputTextArea"]')
     box.fill(text)
     box.press("Enter")
+    _wait_turn(page, turn)
+
+
+def _wait_turn(page, turn: int, label: str = "{n}턴") -> None:
     try:
-        page.wait_for_function(
-            "n => document.querySelectorAll('[data-testid=\"stChatMessage\"]').length >= n + 2",
-            arg=before,
-            timeout=60_000,
-        )
+        chat = page.locator(".st-key-chat_scroll")
+        chat.get_by_text(label.format(n=turn), exact=True).wait_for(timeout=60_000)
     except Exception:
         page.screenshot(path=str(ARTIFACTS / "e2e-failed-send.png"), full_page=True)
         raise
     page.wait_for_timeout(300)
+
+
+def _browser(pw):
+    return pw.chromium.launch(
+        executable_path=CHROMIUM,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    )
+
+
+def _shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"e2e-{name}.png"))
 
 
 def test_chat_slider_summary_card_and_reload(server: str) -> None:
@@ -101,30 +121,22 @@ def test_chat_slider_summary_card_and_reload(server: str) -> None:
 
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
+        browser = _browser(pw)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(server)
         page.wait_for_selector('[data-testid="stChatInputTextArea"]', timeout=60_000)
-        for text in [
-            "안녕하세요, 저는 김하늘입니다.",
-            "다음 주 월요일 오후 3시에 회의가 있어요.",
-            "예산은 1,200만원으로 정했습니다.",
-            "회의 시간이 언제라고 했죠?",
-        ]:
-            _send(page, text)
+        for turn, text in enumerate(
+            [
+                "안녕하세요, 저는 김하늘입니다.",
+                "다음 주 월요일 오후 3시에 회의가 있어요.",
+                "예산은 1,200만원으로 정했습니다.",
+                "회의 시간이 언제라고 했죠?",
+            ],
+            start=1,
+        ):
+            _send(page, text, turn)
         page.get_by_text(re.compile(r"\[1-3턴 요약\] 압축률 0\.3")).wait_for(timeout=20_000)
-        page.screenshot(path=str(ARTIFACTS / "e2e-1-card.png"), full_page=True)
+        _shot(page, "1-card")
 
         slider = page.locator('[data-testid="stSlider"] input[type="range"]').first
         slider.focus()
@@ -133,7 +145,7 @@ def test_chat_slider_summary_card_and_reload(server: str) -> None:
         page.wait_for_timeout(1000)
         assert float(slider.input_value()) == pytest.approx(0.5)
         page.get_by_text("현재 압축률: 0.5").wait_for(timeout=10_000)
-        page.screenshot(path=str(ARTIFACTS / "e2e-2-slider.png"), full_page=True)
+        _shot(page, "2-slider")
 
         url = page.url
         assert "thread=" in url
@@ -142,5 +154,75 @@ def test_chat_slider_summary_card_and_reload(server: str) -> None:
         page.get_by_text(re.compile(r"\[1-3턴 요약\] 압축률 0\.3")).wait_for(timeout=20_000)
         assert page.url == url
         assert page.get_by_text("회의 시간이 언제라고 했죠?").count() >= 1
-        page.screenshot(path=str(ARTIFACTS / "e2e-3-reloaded.png"), full_page=True)
+        _shot(page, "3-reloaded")
+        browser.close()
+
+
+def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
+    """Issue 12's walk: welcome prompt -> 4 turns -> edit-and-run -> rename -> export ->
+    import the export -> language switch -> reload, with a screenshot of each step."""
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+        page.goto(server)
+        page.get_by_text("2400의 15%는 얼마야?").wait_for(timeout=60_000)
+        _shot(page, "walk-1-welcome")
+        page.get_by_role(
+            "button", name="제 이름은 한지우이고, 3월 14일에 부산 출장이 있어요."
+        ).click()
+        _wait_turn(page, 1)
+        _send(page, "출장 숙박 예산은 1박 12만원으로 잡았어요.", 2)
+        _send(page, "2400의 15%는 얼마야?", 3)
+        _send(page, "제 출장이 언제라고 했죠?", 4)
+        page.get_by_text(re.compile(r"\[1-3턴 요약\]")).first.wait_for(timeout=20_000)
+        _shot(page, "walk-2-four-turns")
+
+        # edit-and-run: replace the code and click at once, without Ctrl+Enter
+        box = page.locator('[data-testid="stChatInputTextArea"]')
+        box.fill("이 코드 실행해줘\n```python\nprint('ORIGINAL')\n```")
+        box.press("Enter")
+        editor = page.locator('[data-testid="stTextArea"] textarea').first
+        editor.wait_for(timeout=60_000)
+        editor.fill("print('EDITED')")
+        page.get_by_role("button", name="수정해서 실행").click()
+        _wait_turn(page, 5)
+        page.get_by_text("python_repl 호출").last.click()  # open the tool step
+        page.get_by_text(re.compile(r"\[ok\]\s+EDITED")).first.wait_for(timeout=30_000)
+        assert page.get_by_text(re.compile(r"\[ok\]\s+ORIGINAL")).count() == 0
+        assert page.get_by_text("decision: edit").count() == 1
+        _shot(page, "walk-3-edited-run")
+
+        # rename: the box shows the title; type a new one and save
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        sidebar.get_by_text("이름 바꾸기 / 삭제").click()
+        title = sidebar.locator('[data-testid="stTextInput"] input').last
+        title.fill("부산 출장 준비")
+        sidebar.get_by_role("button", name="저장").click()
+        sidebar.get_by_role("button", name="▶ 부산 출장 준비").wait_for(timeout=20_000)
+        _shot(page, "walk-4-renamed")
+
+        # export, then import the file: a second thread with the same turns
+        with page.expect_download() as download:
+            page.get_by_role("button", name=re.compile("대화 내보내기")).click()
+        exported = tmp_path / "export.json"
+        download.value.save_as(exported)
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(exported))
+        page.get_by_text("5턴을 새 대화로 가져왔습니다.").wait_for(timeout=30_000)
+        assert sidebar.get_by_role("button", name=re.compile("부산 출장 준비")).count() == 2
+        page.get_by_text("제 출장이 언제라고 했죠?").first.wait_for(timeout=10_000)
+        _shot(page, "walk-5-imported")
+
+        # language: at once, and kept on reload
+        sidebar.get_by_role("combobox", name="언어").click()
+        page.keyboard.press("ArrowDown")  # opens the list of the (react-aria) combobox
+        page.get_by_text("English", exact=True).click()
+        page.get_by_text("A chat that shows how it remembers").wait_for(timeout=20_000)
+        _shot(page, "walk-6-english")
+        page.reload()
+        page.get_by_text("A chat that shows how it remembers").wait_for(timeout=60_000)
+        _wait_turn(page, 5, "Turn {n}")
+        _shot(page, "walk-7-reloaded")
         browser.close()

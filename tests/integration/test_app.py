@@ -112,7 +112,17 @@ def test_empty_message_is_ignored_with_a_hint(db: Path) -> None:
     at = _app()
     _say(at, "   ")
     assert any("빈 메시지" in w.value for w in at.warning)
-    assert not at.chat_message
+    assert [m.name for m in at.chat_message] == ["assistant"]  # only the welcome
+
+
+def test_a_welcome_example_is_sent_when_clicked(db: Path) -> None:
+    at = _app()
+    example = at.button(key="example_2")
+    assert example.label == "2400의 15%는 얼마야?"
+    example.click().run()
+    assert not at.exception, at.exception
+    assert "계산 결과는 360입니다." in _texts(at)
+    assert not [b for b in at.button if b.key.startswith("example_")]  # the welcome is gone
 
 
 def test_export_holds_exactly_the_checkpointed_summary_history(

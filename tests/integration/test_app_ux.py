@@ -4,6 +4,7 @@ back, the language switches at once and survives a reload, delete asks first."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -24,6 +25,9 @@ def test_edit_and_run_runs_the_edited_code_without_committing_the_box(db: Path) 
     shown = "\n".join(t.value for t in at.text)
     assert "EDITED" in shown and "ORIGINAL" not in shown.replace("print('ORIGINAL')", "")
     assert any(c.value == "decision: edit" for c in at.caption)
+    # the tool step shows the code that ran, not the one first proposed
+    steps = [c.value for c in at.code if c.language == "json"]
+    assert any("EDITED" in v for v in steps) and not any("ORIGINAL" in v for v in steps)
 
 
 def test_rename_is_prefilled_and_saves_what_was_typed(db: Path) -> None:
@@ -79,8 +83,15 @@ def test_a_message_during_a_pending_approval_comes_back(db: Path) -> None:
 def test_the_language_switches_at_once_and_survives_a_reload(db: Path) -> None:
     at = _app()
     assert at.title[0].value == "요약하며 기억하는 채팅"
+    _say(at, "회의는 3시에 있어요.")
+    assert "**오프라인 엔진 (모델 없음, API 키 없음)**" in [m.value for m in at.sidebar.markdown]
+    assert "경로: agent — 질문이 아닌 말: 찾아볼 것이 없음" in [c.value for c in at.caption]
     at.sidebar.selectbox(key="language_picker").set_value("en").run()
     assert at.title[0].value == "A chat that shows how it remembers"  # no lag
+    assert "**Offline engine (no model, no API key)**" in [m.value for m in at.sidebar.markdown]
+    assert "Turn 1" in [c.value for c in at.caption]
+    weekday = re.compile(r"^🕒 \d{4}-\d\d-\d\d \((Mon|Tue|Wed|Thu|Fri|Sat|Sun)\) \d\d:\d\d$")
+    assert any(weekday.match(c.value) for c in at.caption)  # the weekday in English too
     assert at.query_params["lang"] in ("en", ["en"])
     thread = _thread(at)
     again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
