@@ -100,6 +100,7 @@ def evaluate(name: str, items: list[dict[str, str]], show_misses: bool) -> dict[
             if show_misses and not answers[-1][0]:
                 print(f"  miss [{answers[-1][1]}] {item['question']}")
                 print(f"       want {item['file']} > {item['heading']} : {item['answer']}")
+                print(f"       got  {' '.join(out.answer.split())[:160]}")
         elapsed = time.perf_counter() - started
         app.persistence.close()
     by_lang: dict[str, list[bool]] = {}
