@@ -500,11 +500,13 @@ class OfflineChatModel(BaseChatModel):
                 lines.append(f"계산 결과는 {text}입니다." if korean else f"The result is {text}.")
             elif result.name == "get_current_datetime":
                 lines.append(f"현재 시각은 {text}입니다." if korean else f"It is now {text}.")
-            else:
+            else:  # as text: a file's "# heading" must not become a giant heading
+                fence = "````" if "```" in text else "```"
+                block = f"{fence}text\n{text}\n{fence}"
                 lines.append(
-                    f"{result.name} 결과입니다:\n{text}"
+                    f"{result.name} 결과입니다:\n{block}"
                     if korean
-                    else f"{result.name} says:\n{text}"
+                    else f"{result.name} says:\n{block}"
                 )
         return "\n\n".join(lines)
 
@@ -524,7 +526,7 @@ class OfflineChatModel(BaseChatModel):
                 len(_bigrams(question) & _bigrams(p.text)) + (1 if p is passages[0] else 0)
             ),
         )
-        quote = best.text if len(best.text) <= 500 else best.text[:499] + "…"
+        quote = "\n".join(f"> {line}" if line else ">" for line in _excerpt(best.text, question))
         others = [p.label for p in passages if p is not best]
         also = (
             ("\n\n함께 찾은 문서: " if korean else "\n\nAlso found: ") + "; ".join(others)
@@ -532,8 +534,8 @@ class OfflineChatModel(BaseChatModel):
             else ""
         )
         if korean:
-            return f"문서에서 찾은 내용입니다:\n\n> {quote}\n\n출처: {best.label}{also}"
-        return f"From the documents:\n\n> {quote}\n\nSource: {best.label}{also}"  # noqa: E501
+            return f"문서에서 찾은 내용입니다:\n\n{quote}\n\n출처: {best.label}{also}"
+        return f"From the documents:\n\n{quote}\n\nSource: {best.label}{also}"
 
     def _quote(self, memory: Memory, korean: bool) -> str:
         """Quote a memory, naming where it comes from."""
@@ -628,6 +630,47 @@ class OfflineChatModel(BaseChatModel):
             if korean
             else f"Noted. I will keep this in mind: “{snippet}”"
         )
+
+
+QUOTE_CHARS = 500
+"""A passage longer than this is quoted by its lines that match the question."""
+
+
+def _excerpt(text: str, question: str, limit: int = QUOTE_CHARS) -> list[str]:
+    """The lines of a passage to quote, within `limit` characters.
+
+    All of it if short, else the lines sharing most words with the question, in their
+    order, a table row with its table's header. Whole lines, so a list item or a table row
+    is never cut in the middle.
+    """
+    lines = [line.rstrip() for line in text.strip().splitlines()]
+    if len(text) <= limit:
+        return lines
+    wanted = _bigrams(question)
+    order = sorted(range(len(lines)), key=lambda i: (-len(wanted & _bigrams(lines[i])), i))
+    keep: set[int] = set()
+    size = 0
+    for i in order:
+        extra = {i}
+        if lines[i].startswith("|"):  # a table row comes with the table's header
+            start = i
+            while start > 0 and lines[start - 1].startswith("|"):
+                start -= 1
+            extra |= {start, start + 1} & set(range(len(lines)))
+        cost = sum(len(lines[j]) + 1 for j in extra - keep)
+        if keep and size + cost > limit:
+            continue
+        keep |= extra
+        size += cost
+    out: list[str] = []
+    last = -1
+    for i in sorted(keep):
+        inside_table = lines[i].startswith("|") and out and out[-1].startswith("|")
+        if last >= 0 and i != last + 1 and not inside_table:
+            out.append("…")
+        out.append(lines[i][:limit])
+        last = i
+    return out
 
 
 def _json(value: Any) -> str:

@@ -189,8 +189,9 @@ def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
             text = cut_words(" ".join(text.split()), 120)
         label = speaker(msg, korean)
         pieces = [
-            (line.startswith(_QUOTED), sentence.lstrip("> ").strip())
+            (line.startswith(_QUOTED), sentence.lstrip("> #").strip())
             for line in text.splitlines()
+            if not line.startswith("```")  # a code fence's marker is not text
             for sentence in sentences(line)
         ]
         for i, (quoted, sentence) in enumerate(pieces):

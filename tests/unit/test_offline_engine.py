@@ -93,3 +93,26 @@ def test_streams_token_by_token() -> None:
     chunks = list(OfflineChatModel().stream([HumanMessage("안녕하세요")]))
     assert len(chunks) > 5
     assert "".join(c.content for c in chunks).startswith("안녕하세요! 저는")
+
+
+def test_a_long_passage_is_quoted_by_its_matching_lines_all_inside_the_quote() -> None:
+    from langchain_core.messages import SystemMessage
+
+    rows = "\n".join(f"| 항목 {i} | 설명 {i} | {i}일 |" for i in range(1, 30))
+    table = (
+        "| 구분 | 예시 | 목표 |\n|------|------|------|\n"
+        + rows
+        + "\n| 긴급 | 노트북 고장 | 1시간 안에 대응 |"
+    )
+    system = f"당신은 도우미입니다.\n[참고 문서]\n[1] {table} (출처: it.md > 처리 목표 시간)"
+    reply = OfflineChatModel().respond(
+        [SystemMessage(system), HumanMessage("노트북 고장나면 몇 시간 안에 와?")]
+    )
+    body = reply.content.split("\n\n")[1]
+    lines = body.splitlines()
+    assert all(line.startswith(">") for line in lines)  # nothing breaks out of the quote
+    assert (
+        "> | 구분 | 예시 | 목표 |" in lines
+        and "> | 긴급 | 노트북 고장 | 1시간 안에 대응 |" in lines
+    )
+    assert len(body) < 700
