@@ -10,7 +10,7 @@ LANGUAGES = {"ko": "한국어", "en": "English"}
 _STRINGS: dict[str, dict[str, str]] = {
     "title": {"ko": "요약하며 기억하는 채팅", "en": "A chat that shows how it remembers"},
     "advanced": {"ko": "⚙️ 고급 설정", "en": "⚙️ Advanced settings"},
-    "rate": {"ko": "요약 압축률", "en": "Summary compression rate"},
+    "rate": {"ko": "요약 압축률", "en": "Summary compression rate (share kept)"},
     "rate_help": {
         "ko": "낮을수록 짧게 요약, 높을수록 상세하게 요약",
         "en": "Lower gives shorter summaries, higher keeps more detail",
@@ -157,19 +157,22 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Answer the pending approval before sending a new message.",
     },
     "panel": {"ko": "📝 대화 요약 히스토리", "en": "📝 Summary history"},
-    "current_rate": {"ko": "현재 압축률: {rate}", "en": "Current rate: {rate}"},
+    "current_rate": {
+        "ko": "현재 압축률: {rate}",
+        "en": "Current compression rate: {rate} (share kept)",
+    },
     "no_summaries": {
         "ko": "아직 요약이 없습니다. 4번째 턴에 1-3턴이 요약됩니다.",
         "en": "No summaries yet. Turns 1-3 are summarized at turn 4.",
     },
     "card_title": {
         "ko": "[{start}-{end}턴 요약] 압축률 {rate}",
-        "en": "[Turns {start}-{end}] rate {rate}",
+        "en": "[Turns {start}-{end}] compression rate {rate}",
     },
     "card_chars": {"ko": "{orig}자 → {summ}자", "en": "{orig} → {summ} chars"},
     "card_target": {
-        "ko": "목표 {target}자 · 실제 {summ}자 ({pct}%)",
-        "en": "target {target} · actual {summ} chars ({pct}%)",
+        "ko": "목표 {target}자 (원본 × 압축률) · 실제 {summ}자 (목표의 {pct}%)",
+        "en": "target {target} chars (original × rate) · actual {summ} ({pct}% of the target)",
     },
     "card_cost": {
         "ko": "비용: 모델 호출 {calls}회 · {ms}ms{tokens}",
@@ -184,7 +187,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "원본: {orig}자 → 요약: {summ}자",
         "en": "Original: {orig} → summary: {summ} chars",
     },
-    "stats_saved": {"ko": "전체 압축률: {pct}% 절감", "en": "Overall: {pct}% saved"},
+    "stats_saved": {
+        "ko": "전체 압축률: {pct}% 절감 (1 − 요약/원본)",
+        "en": "Overall: {pct}% saved (1 − summary/original)",
+    },
     "next_context": {
         "ko": "🔎 다음 턴에 모델이 보는 내용",
         "en": "🔎 What the model sees next turn",

@@ -78,7 +78,10 @@ def test_four_turns_make_one_card_with_the_right_numbers(db: Path) -> None:
     assert "**[1-3턴 요약] 압축률 0.3**" in texts
     assert f"{entry['original_chars']}자 → {entry['summary_chars']}자" in texts
     target = int(entry["original_chars"] * 0.3)
-    assert any(t.startswith(f"목표 {target}자 · 실제 {entry['summary_chars']}자") for t in texts)
+    assert any(
+        t.startswith(f"목표 {target}자 (원본 × 압축률) · 실제 {entry['summary_chars']}자")
+        for t in texts
+    )
     assert entry["summary"] in texts
     assert sum(1 for t in texts if re.match(r"\*\*\[\d+-\d+턴 요약\]", t)) == 1
 
