@@ -72,7 +72,7 @@ PAGE_TURNS = 20
 # allows (the CSS overrides this fallback height); on a narrow window they stack.
 CHAT_HEIGHT = 640
 LAYOUT_CSS = """<style>
-.st-key-chat_scroll { height: calc(100vh - 19rem) !important; }
+.st-key-chat_scroll { height: calc(100vh - 21rem) !important; }
 .st-key-memory_panel { height: calc(100vh - 12rem) !important; }
 @media (max-width: 640px) {
   .st-key-chat_scroll, .st-key-memory_panel { height: 70vh !important; }
@@ -215,6 +215,8 @@ def main() -> None:
 
         if "flash" in st.session_state:  # next to the input, where the user is looking
             st.warning(st.session_state.pop("flash"), icon="⚠️")
+        if "notice" in st.session_state:
+            st.success(st.session_state.pop("notice"), icon="✅")
     if "give_back" in st.session_state:  # a refused message returns to the input box
         st.session_state["chat_input"] = st.session_state.pop("give_back")
     prompt = st.chat_input(t("input", lang), key="chat_input")
@@ -384,7 +386,7 @@ def _import(app: ChatApp, data: bytes, rate: float, strategy: str, lang: str) ->
     except (ValueError, StorageError) as exc:  # InputError and JSON errors are ValueErrors
         st.session_state["flash"] = t("import_failed", lang, msg=str(exc))
         return
-    st.session_state["flash"] = t("import_done", lang, n=count)
+    st.session_state["notice"] = t("import_done", lang, n=count)
     _switch(thread)
     st.rerun()
 
