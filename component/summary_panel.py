@@ -270,7 +270,9 @@ def line_chart(
             ),
             y=alt.Y("chars:Q", title=t("axis_chars", lang), axis=alt.Axis(format=",d")),
             color=alt.Color(
-                "series:N", title=series, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=0)
+                "series:N",
+                title=series,
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=0),
             ),
             tooltip=[
                 alt.Tooltip("series:N", title=series),
