@@ -255,13 +255,17 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     found = _candidates(terms, archive, thread_id)
     if not found.items:
         return []
-    turns = load_archived_turns(archive, thread_id, [c.turn for c in found.items])
     kinds = answer_kinds(message)
+    turns: dict[int, list[BaseMessage]] = {}
+    if kinds:  # every candidate is read to see whether it states such a value
+        turns = load_archived_turns(archive, thread_id, [c.turn for c in found.items])
 
     def typed(turn: int) -> frozenset[str]:
         return kinds & stated_kinds(user_text(turns.get(turn, [])))
 
     ranked = _score(found, typed if kinds else None)
+    if not kinds:  # only the relevant ones are read
+        turns = load_archived_turns(archive, thread_id, [s.turn for s in ranked])
     chosen: list[Recalled] = []
     for scored in ranked:
         messages = turns.get(scored.turn)
