@@ -213,28 +213,26 @@ class DocumentIndex:
         """Hybrid when embeddings are configured, else keyword."""
         return "hybrid" if self.embeddings is not None else "keyword"
 
-    @property
-    def vectors_ready(self) -> bool:
-        """The vector half of hybrid search works (the documents were embedded)."""
-        self.refresh()
-        return self._faiss is not None
-
     def status(self) -> dict[str, object]:
-        """What the sidebar says of the index: size, search mode, and what degraded it."""
-        self.refresh()
+        """What the sidebar says of the index: size, search mode, and what degraded it.
+
+        One look at the documents folder (`refresh`) per call: the sidebar asks on every
+        page render.
+        """
+        with self._lock:
+            self.refresh()
+            chunks = list(self._chunks)
         wanted = self.embeddings is not None
         vectors = self._faiss is not None
         problems = list(self._warnings)
         if self._query_failure:
             problems.append(self._query_failure)
         return {
-            "documents": self.doc_count,
-            "chunks": self.chunk_count,
+            "documents": len({c.source for c in chunks}),
+            "chunks": len(chunks),
             "embeddings": type(self.embeddings).__name__ if wanted else None,
             "mode": "hybrid" if vectors else "keyword",
-            "degraded": wanted
-            and bool(self._chunks)
-            and (not vectors or bool(self._query_failure)),
+            "degraded": wanted and bool(chunks) and (not vectors or bool(self._query_failure)),
             "problems": problems,
         }
 
