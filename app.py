@@ -8,7 +8,6 @@ checkpointed state holds.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import streamlit as st
 
@@ -32,8 +31,7 @@ from graph.memory.window import window_summaries
 from graph.providers import describe_engine
 from graph.session import (
     ChatApp,
-    TokenSink,
-    TurnOutcome,
+    TurnRequest,
     check_message,
     delete_thread,
     export_thread,
@@ -47,9 +45,6 @@ from graph.session import (
     pinned_facts,
     preview_next_context,
     rename_thread,
-    resume_turn,
-    retry_turn,
-    run_turn,
     salvage_thread,
     save_comparison,
     sent_now,
@@ -206,11 +201,13 @@ def main() -> None:
             view.first_turn_shown,
             lang,
             on_more,
-            on_retry=(lambda: _retry(app, thread)) if view.retryable and not view.pending else None,
+            on_retry=(lambda: _retry(app, thread, lang))
+            if view.retryable and not view.pending
+            else None,
         )
         if view.pending:
             render_approval(
-                view.pending, lang, lambda action, args: _decide(app, thread, action, args)
+                view.pending, lang, lambda action, args: _decide(app, thread, action, args, lang)
             )
 
         if "flash" in st.session_state:  # next to the input, where the user is looking
@@ -329,45 +326,48 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
     sent = sent_now(app)
     with st.chat_message("user"):
         st.markdown(message)
-    streamer = StreamingAnswer()
-    handle = start_turn(
+    _finish(
         app,
-        thread,
-        lambda sink: run_turn(
-            app,
+        TurnRequest(
             thread,
-            message,
+            message=message,
             turn_count=turn_count,
             compression_rate=rate,
-            on_token=sink,
             sent_at=sent,
         ),
+        lang,
+        give_back=message,
     )
-    for token in handle.tokens():
-        streamer(token)
-    try:
-        handle.result()
-    except (InputError, StorageError) as exc:  # not saved: the text goes back to the input
-        st.session_state["flash"] = str(exc)
-        st.session_state["give_back"] = message
 
 
-def _decide(app: ChatApp, thread: str, action: str, args: dict | None) -> None:
-    _finish(app, thread, lambda sink: resume_turn(app, thread, action, args, sink))
+def _decide(app: ChatApp, thread: str, action: str, args: dict | None, lang: str) -> None:
+    """A button callback: the page redraws from the saved state after it."""
+    _finish(app, TurnRequest(thread, kind="resume", action=action, args=args), lang, draw=False)
 
 
-def _retry(app: ChatApp, thread: str) -> None:
-    """Answer the last, unanswered turn again in place."""
-    _finish(app, thread, lambda sink: retry_turn(app, thread, sink))
+def _retry(app: ChatApp, thread: str, lang: str) -> None:
+    """Answer the last, unanswered turn again in place (a button callback)."""
+    _finish(app, TurnRequest(thread, kind="retry"), lang, draw=False)
 
 
-def _finish(app: ChatApp, thread: str, call: Callable[[TokenSink], TurnOutcome]) -> None:
-    """Run a resume or a retry in the thread's worker; a refusal becomes a message."""
-    handle = start_turn(app, thread, call)
-    try:
-        handle.result()
-    except (InputError, StorageError) as exc:
-        st.session_state["flash"] = str(exc)
+def _finish(
+    app: ChatApp, request: TurnRequest, lang: str, give_back: str = "", draw: bool = True
+) -> None:
+    """Run a request through the turn runner, drawing it from its events as they come.
+
+    A refusal (nothing saved) becomes a message next to the input, and a new message's
+    text goes back into the input.
+    """
+    handle = start_turn(app, request)
+    if draw:
+        streamer = StreamingAnswer(lang)
+        for event in handle.events():
+            streamer(event)
+    outcome = handle.result()
+    if outcome.refused:
+        st.session_state["flash"] = outcome.refused
+        if give_back:
+            st.session_state["give_back"] = give_back
 
 
 def _import(app: ChatApp, data: bytes, rate: float, strategy: str, lang: str) -> None:

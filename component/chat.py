@@ -143,13 +143,35 @@ def _json_args(text: str, fallback: dict[str, Any]) -> dict[str, Any]:
 
 
 class StreamingAnswer:
-    """Shows tokens as they arrive inside an assistant bubble."""
+    """Draws a running turn from its events: the answer's tokens, the steps as they happen."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: str) -> None:
+        self._lang = lang
         self._box = st.chat_message("assistant").empty()
         self._text = ""
+        self._steps: list[str] = []
 
-    def __call__(self, token: str) -> None:
-        """Append a token and redraw."""
-        self._text += token
-        self._box.markdown(self._text + "▌")
+    def __call__(self, event: dict[str, Any]) -> None:
+        """Take one event of the turn (graph.session.events) and redraw."""
+        if event["type"] == "token":
+            self._text += event["content"]
+        elif event["type"] == "metadata":
+            step = _step_line(event["metadata"], self._lang)
+            if not step:
+                return
+            self._steps.append(step)
+        else:
+            return
+        steps = "".join(f"{line}  \n" for line in self._steps)
+        self._box.markdown(steps + ("\n" if steps else "") + self._text + "▌")
+
+
+def _step_line(meta: dict[str, Any], lang: str) -> str:
+    """A short line for a step worth seeing while the answer is written ('' otherwise)."""
+    if meta.get("kind") == "tool_call":
+        return t("step_tool", lang, tool=meta.get("tool", "?"))
+    if meta.get("kind") == "summary":
+        turns = meta.get("turns") or []
+        span = f"{turns[0]}-{turns[-1]}" if turns else "?"
+        return t("step_summary", lang, turns=span)
+    return ""

@@ -112,6 +112,8 @@ _STRINGS: dict[str, dict[str, str]] = {
     "tools": {"ko": "🧰 도구", "en": "🧰 Tools"},
     "language": {"ko": "언어", "en": "Language"},
     "input": {"ko": "메시지를 입력하세요", "en": "Type a message"},
+    "step_tool": {"ko": "🔧 `{tool}` 도구를 부르는 중…", "en": "🔧 calling `{tool}`…"},
+    "step_summary": {"ko": "📝 {turns}번째 턴을 요약했습니다", "en": "📝 summarized turns {turns}"},
     "empty": {
         "ko": "빈 메시지는 보내지 않았습니다. 내용을 입력해 주세요.",
         "en": "Empty message not sent; type something first.",

@@ -31,6 +31,11 @@ class ErrorCode(StrEnum):
     """The message was saved but the answer could not be: the turn stays, unanswered."""
     TURN_INTERRUPTED = "TURN_INTERRUPTED"
     """The turn never finished (a crash or a kill mid-turn); closed when the thread was next used."""
+    CANCELLED = "CANCELLED"
+    """The user (or a client of the service) stopped the turn; the message is kept."""
+    INPUT_REJECTED = "INPUT_REJECTED"
+    """The message or request was refused before anything was written (empty, too long,
+    out of order, waiting for an approval); nothing changed."""
     SAFEGUARD_BLOCKED = "SAFEGUARD_BLOCKED"
     """The safeguard blocked the message (HARMFUL); it was never sent to a model."""
     THREAD_BUSY = "THREAD_BUSY"
@@ -54,6 +59,10 @@ def error_record(
 ) -> dict[str, object]:
     """One entry of the state's `errors` list: turn, node, code and a short message."""
     return {"turn": turn, "node": node, "code": code.value, "message": str(exc)[:500]}
+
+
+class TurnCancelled(Exception):
+    """Raised inside a turn's stream when its job was cancelled."""
 
 
 class ThreadBusy(InputError):

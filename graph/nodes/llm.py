@@ -94,6 +94,13 @@ def _korean(messages: Sequence[BaseMessage]) -> bool:
 
 def fallback_message(code: ErrorCode, korean: bool = True) -> AIMessage:
     """The short apology that ends a failed turn; it names the error code."""
+    if code == ErrorCode.CANCELLED:
+        text = (
+            "답변을 중지했습니다. 메시지는 저장되어 있으니 다시 답변받을 수 있습니다."
+            if korean
+            else "The answer was stopped. Your message is saved; it can be answered again."
+        )
+        return AIMessage(content=text, response_metadata={"error_code": code.value})
     text = (
         f"죄송합니다. 이번 답변을 만들지 못했습니다 (오류 코드: {code.value}). "
         "메시지와 대화는 저장되어 있으니 다시 시도해 주세요."

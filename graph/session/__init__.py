@@ -1,7 +1,9 @@
 """The application API that app.py, graph.replay and the service share.
 
 - `app`: the compiled graph with its persistence (`open_app`).
-- `turns`: running a turn, answering an approval or retrying an unanswered turn, in a worker thread per conversation.
+- `turns`: running a turn, answering an approval or retrying an unanswered turn.
+- `runner` and `events`: the one turn runner, a request in and seed 001's events out, in a
+  worker thread per conversation; the app renders these events and the service forwards them.
 - `threads`: creating, listing, configuring, reading, exporting and deleting threads.
 - `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
@@ -9,8 +11,16 @@
 """
 
 from graph.session.app import ChatApp, open_app, pending_approval
+from graph.session.events import Event, TurnEvents
 from graph.session.facts import lost_facts, pin, pinned_facts, unpin
 from graph.session.preview import NextContext, preview_next_context
+from graph.session.runner import (
+    TurnHandle,
+    TurnRequest,
+    run_request,
+    start_turn,
+    wait_idle,
+)
 from graph.session.threads import (
     ThreadView,
     delete_thread,
@@ -30,16 +40,12 @@ from graph.session.threads import (
 from graph.session.transfer import import_thread, is_export
 from graph.session.turns import (
     TITLE_CHARS,
-    TokenSink,
-    TurnHandle,
     TurnOutcome,
     check_message,
     resume_turn,
     retry_turn,
     run_turn,
     sent_now,
-    start_turn,
-    wait_idle,
 )
 
 __all__ = [
@@ -47,8 +53,10 @@ __all__ = [
     "ChatApp",
     "NextContext",
     "ThreadView",
-    "TokenSink",
+    "Event",
+    "TurnEvents",
     "TurnHandle",
+    "TurnRequest",
     "TurnOutcome",
     "check_message",
     "delete_thread",
@@ -66,6 +74,7 @@ __all__ = [
     "rename_thread",
     "resume_turn",
     "retry_turn",
+    "run_request",
     "salvage_thread",
     "save_comparison",
     "run_turn",

@@ -7,17 +7,14 @@ each turn the thread's older checkpoints are pruned: the newest one holds the wh
 from __future__ import annotations
 
 import logging
-import queue
 import sqlite3
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import (
     AIMessage,
-    AIMessageChunk,
     BaseMessage,
     HumanMessage,
     RemoveMessage,
@@ -25,7 +22,7 @@ from langchain_core.messages import (
 )
 from langgraph.types import Command
 
-from graph.errors import ErrorCode, InputError, ThreadBusy, error_record
+from graph.errors import ErrorCode, InputError, ThreadBusy, TurnCancelled, error_record
 from graph.nodes.llm import fallback_message
 from graph.session.app import (
     ChatApp,
@@ -37,6 +34,7 @@ from graph.session.app import (
     thread_values,
 )
 from graph.session.errors import storage_errors
+from graph.session.events import TurnEvents
 from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
 from graph.storage.archive import update_thread
@@ -48,75 +46,8 @@ from graph.turns import content_text, is_turn_end, split_turns
 
 log = logging.getLogger(__name__)
 
-TokenSink = Callable[[str], None]
 TITLE_CHARS = 40
 """Length of a thread title taken from its first message."""
-
-
-_DONE = object()
-
-
-@dataclass
-class TurnHandle:
-    """A turn running in a worker thread: its tokens as they come, then its outcome.
-
-    The worker, not the caller, owns the turn: if the caller goes away (a Streamlit rerun,
-    a closed tab), the turn still finishes and is saved.
-    """
-
-    worker: threading.Thread
-    queue: queue.Queue[object]
-    outcome: TurnOutcome | None = None
-    error: BaseException | None = None
-
-    def tokens(self) -> Iterator[str]:
-        """Tokens of the answer until the turn ends."""
-        while True:
-            item = self.queue.get()
-            if item is _DONE:
-                return
-            yield str(item)
-
-    def result(self, timeout: float | None = None) -> TurnOutcome:
-        """Wait for the turn; raise what it raised (InputError, StorageError, ...)."""
-        self.worker.join(timeout)
-        if self.error is not None:
-            raise self.error
-        if self.outcome is None:
-            raise TimeoutError("the turn is still running")
-        return self.outcome
-
-
-def start_turn(
-    app: ChatApp, thread_id: str, call: Callable[[TokenSink], TurnOutcome]
-) -> TurnHandle:
-    """Run `call(on_token)` (a run_turn or resume_turn) in a worker, one per conversation."""
-    tokens: queue.Queue[object] = queue.Queue()
-    lock = app.turn_lock(thread_id)
-
-    def work() -> None:
-        with lock:
-            try:
-                handle.outcome = call(tokens.put)
-            except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
-                handle.error = exc
-            finally:
-                tokens.put(_DONE)
-
-    handle = TurnHandle(
-        threading.Thread(target=work, name=f"turn-{thread_id}", daemon=True), tokens
-    )
-    handle.worker.start()
-    return handle
-
-
-def wait_idle(app: ChatApp, thread_id: str, timeout: float = 300.0) -> bool:
-    """Wait until no turn runs in the conversation; False if it is still busy after `timeout`."""
-    lock = app.turn_lock(thread_id)
-    if not lock.acquire(timeout=timeout):
-        return False
-    lock.release()
-    return True
 
 
 @dataclass
@@ -129,6 +60,9 @@ class TurnOutcome:
     """Set when the turn ended in the fallback answer."""
     pending: dict[str, Any] | None = None
     """Set when the graph paused for approval: tool, args, tool_call_id."""
+    refused: str | None = None
+    """Set when nothing was saved (an empty or out-of-order message, a busy thread, a
+    refused write): why, for the user, whose text goes back to the input."""
 
 
 def sent_now(app: ChatApp) -> str:
@@ -152,12 +86,14 @@ def run_turn(
     thread_id: str,
     text: str,
     *,
-    turn_count: int,
+    turn_count: int | None,
     compression_rate: float,
-    on_token: TokenSink | None = None,
+    events: TurnEvents | None = None,
     sent_at: str | None = None,
 ) -> TurnOutcome:
     """Run one turn: the user's message at `turn_count` (app.py increments it beforehand).
+
+    A `turn_count` of None means the thread's next turn, for clients that do not count.
 
     `sent_at` is when the message was sent (ISO 8601 with a time zone, see `now_iso`); the
     adapters pass the current time, a replayed transcript its own times or none.
@@ -171,7 +107,7 @@ def run_turn(
     record = require_thread(app, thread_id)
     app.persistence.check_file()
     with _lease(app, thread_id):
-        return _run_turn(app, thread_id, record, message, turn_count, rate, sent, on_token)
+        return _run_turn(app, thread_id, record, message, turn_count, rate, sent, events)
 
 
 def _run_turn(
@@ -179,10 +115,10 @@ def _run_turn(
     thread_id: str,
     record: dict[str, Any],
     message: str,
-    turn_count: int,
+    turn_count: int | None,
     rate: float,
     sent: dict[str, str],
-    on_token: TokenSink | None,
+    events: TurnEvents | None,
 ) -> TurnOutcome:
     """The turn itself, under the thread's writer lease: checks against the saved state."""
     config = config_for(thread_id, app.settings)
@@ -193,6 +129,7 @@ def _run_turn(
     if approval_in(snapshot.interrupts) is not None:
         raise InputError("This thread is waiting for a tool approval; answer it first.")
     expected = int((snapshot.values or {}).get("turn_count", 0)) + 1
+    turn_count = expected if turn_count is None else turn_count
     if turn_count != expected:
         raise InputError(f"Turn {turn_count} is out of order; this thread is at turn {expected}.")
     if not record.get("title"):
@@ -212,7 +149,7 @@ def _run_turn(
         "context_budget": thread_budget(app, record),
         "recall": thread_recall(app, record),
     }
-    return _stream(app, thread_id, payload, on_token)
+    return _stream(app, thread_id, payload, events)
 
 
 def resume_turn(
@@ -220,7 +157,7 @@ def resume_turn(
     thread_id: str,
     action: str,
     args: dict[str, Any] | None = None,
-    on_token: TokenSink | None = None,
+    events: TurnEvents | None = None,
 ) -> TurnOutcome:
     """Answer a pending approval with approve, reject or edit (with new args)."""
     if action not in ("approve", "reject", "edit"):
@@ -230,10 +167,10 @@ def resume_turn(
         if pending_approval(app, thread_id) is None:
             raise InputError("Nothing is waiting for approval in this thread.")
         command: Command[Any] = Command(resume={"action": action, "args": args})
-        return _stream(app, thread_id, command, on_token)
+        return _stream(app, thread_id, command, events)
 
 
-def retry_turn(app: ChatApp, thread_id: str, on_token: TokenSink | None = None) -> TurnOutcome:
+def retry_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -> TurnOutcome:
     """Answer the last, unanswered turn again in place: same turn number, same message.
 
     The apology and the tool calls that never ran are removed; tool steps that did run are
@@ -256,7 +193,7 @@ def retry_turn(app: ChatApp, thread_id: str, on_token: TokenSink | None = None) 
                 {"messages": [RemoveMessage(id=m.id or "") for m in _unfinished(completed[-1])]},
                 as_node="summary_node",
             )
-        return _stream(app, thread_id, None, on_token)
+        return _stream(app, thread_id, None, events)
 
 
 def _unfinished(turn: list[BaseMessage]) -> list[BaseMessage]:
@@ -294,35 +231,58 @@ def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
         ) from exc
 
 
-def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | None) -> TurnOutcome:
+def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | None) -> TurnOutcome:
+    """Run the graph for one turn (or its resumption) and report it on `events`.
+
+    Between graph steps the job's cancel flag is read: a cancelled turn stops, and what
+    was said stays as an unanswered turn (CANCELLED), never lost.
+    """
     config = config_for(thread_id, app.settings)
     outcome = TurnOutcome()
     last: BaseMessage | None = None
     try:
         with storage_errors():
             # One checkpoint per turn: the turn is the unit the user sees, and older
-            # checkpoints are pruned anyway. A pause for approval or an error still persists
-            # ("exit" writes on interrupt and on exceptions).
+            # checkpoints are pruned anyway. A pause for approval, an error or a stop still
+            # persists ("exit" writes on interrupt, on exceptions and on a closed stream).
             parts: Any = app.graph.stream(
-                payload, config, stream_mode=["messages", "updates"], durability="exit"
+                payload,
+                config,
+                stream_mode=["messages", "updates", "tasks"] if events else ["updates"],
+                durability="exit",
             )
-            for mode, chunk in parts:
-                if mode == "messages":
-                    piece, meta = chunk
-                    if (
-                        on_token
-                        and meta.get("langgraph_node") == "llm_node"
-                        and isinstance(piece, AIMessageChunk)
-                        and piece.content
-                    ):
-                        on_token(content_text(piece))
-                elif mode == "updates" and "__interrupt__" in chunk:
-                    for interrupt in chunk["__interrupt__"]:
-                        outcome.pending = dict(interrupt.value)
-                elif mode == "updates" and chunk.get("llm_node"):
-                    last = chunk["llm_node"]["messages"][-1]
+            try:
+                for mode, chunk in parts:
+                    if events is None:
+                        pass
+                    elif mode == "messages":
+                        piece, meta = chunk
+                        # chunks as the model writes them; a whole message from a model
+                        # that does not stream, or the node's own apology
+                        if meta.get("langgraph_node") == "llm_node" and isinstance(
+                            piece, AIMessage
+                        ):
+                            events.token(content_text(piece))
+                    elif mode == "tasks":
+                        started = "input" in chunk
+                        events.metadata(
+                            "node_start" if started else "node_end", node=chunk.get("name")
+                        )
+                    else:
+                        report_update(events, chunk)
+                    if mode == "updates" and "__interrupt__" in chunk:
+                        for interrupt in chunk["__interrupt__"]:
+                            outcome.pending = dict(interrupt.value)
+                    elif mode == "updates" and chunk.get("llm_node"):
+                        last = chunk["llm_node"]["messages"][-1]
+                    if events is not None and events.is_cancelled():
+                        raise TurnCancelled
+            finally:
+                parts.close()  # a stopped stream still writes what it has ("exit")
     except StorageError:
         return _after_storage_error(app, thread_id, payload)
+    except TurnCancelled:
+        return _after_cancel(app, thread_id, payload)
     try:  # housekeeping: a failure here changes nothing that was saved
         prune_checkpoints(app.persistence.saver, thread_id)
         update_thread(app.persistence.archive, thread_id)
@@ -334,6 +294,67 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, on_token: TokenSink | No
         outcome.answer = content_text(last)
         outcome.error_code = last.response_metadata.get("error_code")
     return outcome
+
+
+def report_update(events: TurnEvents, chunk: dict[str, Any]) -> None:
+    """Tool calls, tool results, approval requests and summaries of one graph step."""
+    for interrupt in chunk.get("__interrupt__", ()):
+        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") == "approval":
+            request = {k: v for k, v in _plain(interrupt.value).items() if k != "kind"}
+            events.metadata("approval_request", **request)
+    for node, update in chunk.items():
+        if node == "__interrupt__" or not isinstance(update, dict):
+            continue
+        for msg in update.get("messages", ()):
+            if isinstance(msg, AIMessage):
+                for call in msg.tool_calls:
+                    events.metadata(
+                        "tool_call", tool_call_id=call["id"], tool=call["name"], args=call["args"]
+                    )
+            elif isinstance(msg, ToolMessage):
+                events.metadata(
+                    "tool_result",
+                    tool_call_id=msg.tool_call_id,
+                    tool=msg.name,
+                    content=content_text(msg)[:TOOL_RESULT_CHARS],
+                    status=msg.status,
+                )
+        if node == "summary_node" and update.get("summary_history"):
+            events.metadata("summary", **_plain(update["summary_history"][-1]))
+
+
+TOOL_RESULT_CHARS = 2_000
+"""A tool result's characters in its event (the state keeps all of it)."""
+
+
+def _plain(value: dict[str, Any]) -> dict[str, Any]:
+    """A JSON-safe copy (an event crosses processes as JSON)."""
+    import json
+
+    return dict(json.loads(json.dumps(value, default=str, ensure_ascii=False)))
+
+
+def _after_cancel(app: ChatApp, thread_id: str, payload: Any) -> TurnOutcome:
+    """Keep a stopped turn's message as an unanswered turn (CANCELLED).
+
+    The stopped stream has written what it had; if that was not even the message (a stop
+    before the first step ended), the message is written here, so it is never lost.
+    """
+    with storage_errors():
+        values = thread_values(app, thread_id)
+        wanted = payload.get("turn_count") if isinstance(payload, dict) else None
+        if wanted is not None and int(values.get("turn_count", 0)) != int(wanted):
+            app.graph.update_state(
+                config_for(thread_id, app.settings), payload, as_node="summary_node"
+            )
+        final = close_unanswered(app, thread_id, ErrorCode.CANCELLED)
+        if final is None:  # it had finished after all
+            final = thread_values(app, thread_id)["messages"][-1]
+        prune_checkpoints(app.persistence.saver, thread_id)
+        update_thread(app.persistence.archive, thread_id)
+    return TurnOutcome(
+        answer=content_text(final), error_code=final.response_metadata.get("error_code")
+    )
 
 
 def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutcome:

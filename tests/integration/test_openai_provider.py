@@ -8,7 +8,7 @@ import pytest
 from langchain_core.messages import HumanMessage, ToolMessage
 
 from graph.providers import describe_engine
-from graph.session import load_thread, new_thread, open_app, run_turn
+from graph.session import TurnEvents, load_thread, new_thread, open_app, run_turn
 from graph.settings import load_settings
 from tests.fakes import openai_server as oai
 from tests.unit.helpers import calculator
@@ -45,7 +45,16 @@ def test_streaming_tool_call_and_server_error(http_server, tmp_path: Path) -> No
     thread = new_thread(app)
 
     tokens: list[str] = []
-    out = run_turn(app, thread, "안녕", turn_count=1, compression_rate=0.3, on_token=tokens.append)
+    out = run_turn(
+        app,
+        thread,
+        "안녕",
+        turn_count=1,
+        compression_rate=0.3,
+        events=TurnEvents(
+            "t", lambda e: tokens.append(e["content"]) if e["type"] == "token" else None
+        ),
+    )
     assert out.answer == "안녕하세요, 무엇을 도와드릴까요?"
     assert len(tokens) >= 3 and "".join(tokens) == out.answer  # streamed, not one block
     assert http_server.requests[0].headers["authorization"] == "Bearer sk-test"

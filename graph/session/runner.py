@@ -1,0 +1,223 @@
+"""The one turn runner: a request in, seed 001's events out, for the app and the service.
+
+`run_request` runs a new message, a decision on a pending approval or a retry and reports
+it as events (`graph.session.events`); every refusal or failure becomes an `error` event
+and the job ends with `done`, except a job that pauses for an approval: it ends with an
+`approval_request` and goes on, under the same job, when the decision comes. `start_turn`
+runs a request in a worker thread, one turn per conversation at a time.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from graph.errors import ErrorCode, InputError, ThreadBusy
+from graph.session.app import ChatApp, pending_approval, require_thread, thread_values
+from graph.session.events import Event, TurnEvents
+from graph.session.threads import set_thread_rate, set_thread_strategy
+from graph.session.turns import TurnOutcome, resume_turn, retry_turn, run_turn
+from graph.storage.persistence import StorageError
+
+log = logging.getLogger(__name__)
+
+RequestKind = Literal["message", "resume", "retry"]
+
+
+@dataclass
+class TurnRequest:
+    """What a job asks for: a new message, a decision on a pending approval, or a retry."""
+
+    thread_id: str
+    kind: RequestKind = "message"
+    message: str = ""
+    turn_count: int | None = None
+    """The turn's number as the caller counted it; None for the thread's next turn."""
+    compression_rate: float | None = None
+    """None keeps the thread's rate."""
+    strategy: str | None = None
+    """None keeps the thread's strategy."""
+    sent_at: str | None = None
+    action: str = ""
+    """resume: approve | reject | edit."""
+    args: dict[str, Any] | None = None
+    """resume with edit: the arguments the tool runs with."""
+    tool_call_id: str | None = None
+    """resume: the call the decision answers (checked against the pending one)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON values, for a job queue."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TurnRequest:
+        """The request `as_dict` wrote."""
+        names = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+class ApprovalMismatch(InputError):
+    """A decision names a tool call other than the one waiting (approvals come in order)."""
+
+
+def run_request(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnOutcome:
+    """Run `request` and report it on `events`; never raises for a refused or failed turn.
+
+    The outcome's `refused` is set when nothing was saved; `pending` when the turn waits
+    for an approval (then no `done` is sent: the job goes on after the decision).
+    """
+    try:
+        outcome = _run(app, request, events)
+    except ThreadBusy as exc:
+        return _refuse(events, str(exc), ErrorCode.THREAD_BUSY)
+    except InputError as exc:
+        return _refuse(events, str(exc), ErrorCode.INPUT_REJECTED)
+    except StorageError as exc:
+        return _refuse(events, str(exc), ErrorCode.STORAGE_ERROR)
+    except Exception as exc:  # noqa: BLE001 - a job always ends with error -> done
+        log.exception("turn of %s failed", request.thread_id)
+        return _refuse(events, f"The turn failed unexpectedly: {exc}", ErrorCode.UNKNOWN)
+    try:
+        events.metadata("turn", **turn_metadata(app, request.thread_id, outcome, events))
+    except Exception as exc:  # noqa: BLE001 - the turn is saved; its report is a bonus
+        log.warning("could not read the turn's metadata: %s", exc)
+    if outcome.pending is not None:
+        return outcome
+    if outcome.error_code:
+        events.error(outcome.answer, outcome.error_code)
+    events.done()
+    return outcome
+
+
+def _refuse(events: TurnEvents, message: str, code: ErrorCode) -> TurnOutcome:
+    events.error(message, code.value)
+    events.done()
+    return TurnOutcome(error_code=code.value, refused=message)
+
+
+def _run(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnOutcome:
+    thread_id = request.thread_id
+    if request.kind == "resume":
+        if request.tool_call_id:
+            check_decision(app, thread_id, request.tool_call_id)
+        return resume_turn(app, thread_id, request.action, request.args, events)
+    if request.kind == "retry":
+        return retry_turn(app, thread_id, events)
+    record = require_thread(app, thread_id)
+    if request.strategy is not None:
+        set_thread_strategy(app, thread_id, request.strategy)
+    rate = request.compression_rate
+    if rate is not None:
+        set_thread_rate(app, thread_id, rate)
+    else:
+        rate = float(record.get("rate") or app.settings.default_rate)
+    return run_turn(
+        app,
+        thread_id,
+        request.message,
+        turn_count=request.turn_count,
+        compression_rate=rate,
+        events=events,
+        sent_at=request.sent_at,
+    )
+
+
+def check_decision(app: ChatApp, thread_id: str, tool_call_id: str) -> dict[str, Any]:
+    """The pending approval a decision answers; InputError if there is none or another."""
+    pending = pending_approval(app, thread_id)
+    if pending is None:
+        raise InputError("Nothing is waiting for approval in this thread.")
+    if tool_call_id and str(pending.get("tool_call_id")) != tool_call_id:
+        raise ApprovalMismatch(
+            f"The decision answers {tool_call_id!r}, but the call waiting is "
+            f"{pending.get('tool_call_id')!r}; approvals come one call at a time, in order."
+        )
+    return pending
+
+
+def turn_metadata(
+    app: ChatApp, thread_id: str, outcome: TurnOutcome, events: TurnEvents
+) -> dict[str, Any]:
+    """The `turn` metadata event: what the turn was, what it cost, how it ended."""
+    values = thread_values(app, thread_id)
+    context = dict(values.get("last_context") or {})
+    safeguard = dict(values.get("safeguard") or {})
+    meta: dict[str, Any] = {
+        "thread_id": thread_id,
+        "turn": int(values.get("turn_count", 0)),
+        "route": str(values.get("route") or "agent"),
+        "summarized": events.summarized,
+        "context_chars": int(context.get("context_chars", 0)),
+        "full_chars": int(context.get("full_chars", 0)),
+        "status": "waiting_human" if outcome.pending is not None else "done",
+    }
+    if outcome.error_code:
+        meta["error_code"] = outcome.error_code
+    if safeguard.get("label"):
+        meta["safeguard_label"] = safeguard["label"]
+    return meta
+
+
+_END = object()
+
+
+@dataclass
+class TurnHandle:
+    """A turn running in a worker thread: its events as they come, then its outcome.
+
+    The worker, not the caller, owns the turn: if the caller goes away (a Streamlit rerun,
+    a closed tab), the turn still finishes and is saved.
+    """
+
+    worker: threading.Thread
+    queue: queue.Queue[object]
+    outcome: TurnOutcome | None = None
+
+    def events(self) -> Iterator[Event]:
+        """The turn's events until its worker ends."""
+        while True:
+            item = self.queue.get()
+            if item is _END:
+                return
+            assert isinstance(item, dict)
+            yield item
+
+    def result(self, timeout: float | None = None) -> TurnOutcome:
+        """Wait for the turn's outcome."""
+        self.worker.join(timeout)
+        if self.outcome is None:
+            raise TimeoutError("the turn is still running")
+        return self.outcome
+
+
+def start_turn(app: ChatApp, request: TurnRequest, trace_id: str = "") -> TurnHandle:
+    """Run `request` in a worker thread, after any turn of the conversation still running."""
+    pipe: queue.Queue[object] = queue.Queue()
+    lock = app.turn_lock(request.thread_id)
+    events = TurnEvents(trace_id or request.thread_id, pipe.put)
+
+    def work() -> None:
+        with lock:
+            try:
+                handle.outcome = run_request(app, request, events)
+            finally:
+                pipe.put(_END)
+
+    handle = TurnHandle(
+        threading.Thread(target=work, name=f"turn-{request.thread_id}", daemon=True), pipe
+    )
+    handle.worker.start()
+    return handle
+
+
+def wait_idle(app: ChatApp, thread_id: str, timeout: float = 300.0) -> bool:
+    """Wait until no turn runs in the conversation; False if it is still busy after `timeout`."""
+    lock = app.turn_lock(thread_id)
+    if not lock.acquire(timeout=timeout):
+        return False
+    lock.release()
+    return True

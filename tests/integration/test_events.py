@@ -1,0 +1,216 @@
+"""The one turn runner's event stream (seed 001): order, numbering, error -> done, tool
+steps and approvals as metadata, cancel, and tokens that spell the saved answer."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langchain_core.tools import tool
+
+from graph.session import (
+    TurnEvents,
+    TurnRequest,
+    load_thread,
+    new_thread,
+    open_app,
+    run_request,
+)
+from graph.settings import load_settings
+from tests.fakes.chat import ScriptedModel, tool_call
+
+
+def _settings(tmp_path: Path):
+    return load_settings({"CHAT_DB_PATH": str(tmp_path / "e.sqlite"), "CHAT_PROVIDER": "offline"})
+
+
+def _run(app, request: TurnRequest, cancelled=None) -> tuple[list[dict[str, Any]], Any]:
+    events: list[dict[str, Any]] = []
+    out = run_request(app, request, TurnEvents("trace-1", events.append, cancelled=cancelled))
+    return events, out
+
+
+def _check_order(events: list[dict[str, Any]], finished: bool = True) -> None:
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert all(e["trace_id"] == "trace-1" for e in events)
+    assert {e["type"] for e in events} <= {"token", "metadata", "error", "done"}
+    types = [e["type"] for e in events]
+    if finished:
+        assert types[-1] == "done" and types.count("done") == 1
+        assert events[-1]["content"] is None
+    else:
+        assert "done" not in types
+    if "error" in types:
+        assert types.index("error") == len(types) - 2 and types.count("error") == 1
+
+
+def test_offline_turn_streams_the_saved_answer_then_metadata_then_done(tmp_path: Path) -> None:
+    app = open_app(_settings(tmp_path), index=None)
+    thread = new_thread(app)
+    events, out = _run(app, TurnRequest(thread, message="안녕하세요, 저는 민지예요"))
+    _check_order(events)
+    tokens = "".join(e["content"] for e in events if e["type"] == "token")
+    saved = load_thread(app, thread).turns[-1][1][-1].content
+    assert tokens and tokens == saved == out.answer
+    assert all(e["node"] == "llm_node" for e in events if e["type"] == "token")
+    meta = [e["metadata"] for e in events if e["type"] == "metadata"]
+    nodes = [m["node"] for m in meta if m["kind"] == "node_start"]
+    assert nodes[0] == "safeguard_node" and "summary_node" in nodes and "llm_node" in nodes
+    turn = [m for m in meta if m["kind"] == "turn"]
+    assert len(turn) == 1
+    assert turn[0]["thread_id"] == thread and turn[0]["turn"] == 1
+    assert turn[0]["summarized"] is False and turn[0]["context_chars"] > 0
+    assert turn[0]["safeguard_label"] == "PASS" and "error_code" not in turn[0]
+
+
+def test_the_fourth_turn_reports_its_summary(tmp_path: Path) -> None:
+    app = open_app(_settings(tmp_path), index=None)
+    thread = new_thread(app)
+    for i in range(3):
+        run_request(
+            app,
+            TurnRequest(thread, message=f"메모 {i}: 회의는 {i + 1}시"),
+            TurnEvents("x", lambda e: None),
+        )
+    events, _ = _run(app, TurnRequest(thread, message="넷째 턴"))
+    summaries = [
+        e["metadata"]
+        for e in events
+        if e["type"] == "metadata" and e["metadata"]["kind"] == "summary"
+    ]
+    assert len(summaries) == 1 and summaries[0]["turns"] == [1, 2, 3]
+    turn = next(
+        e["metadata"] for e in events if e["type"] == "metadata" and e["metadata"]["kind"] == "turn"
+    )
+    assert turn["summarized"] is True and turn["turn"] == 4
+
+
+def test_a_refused_message_is_error_then_done_and_saves_nothing(tmp_path: Path) -> None:
+    app = open_app(_settings(tmp_path), index=None)
+    thread = new_thread(app)
+    events, out = _run(app, TurnRequest(thread, message="   "))
+    _check_order(events)
+    assert [e["type"] for e in events] == ["error", "done"]
+    assert events[0]["error_code"] == "INPUT_REJECTED" and "empty" in events[0]["content"]
+    assert out.refused and load_thread(app, thread).turn_count == 0
+
+
+def test_a_model_failure_is_error_then_done_with_the_turn_saved(tmp_path: Path) -> None:
+    app = open_app(
+        _settings(tmp_path),
+        model=ScriptedModel([TimeoutError("slow")]),
+        tools=[],
+        approval_required=frozenset(),
+        index=None,
+    )
+    thread = new_thread(app)
+    events, out = _run(app, TurnRequest(thread, message="hello"))
+    _check_order(events)
+    assert events[-2]["type"] == "error" and events[-2]["error_code"] == out.error_code
+    turn = next(
+        e["metadata"] for e in events if e["type"] == "metadata" and e["metadata"]["kind"] == "turn"
+    )
+    assert turn["error_code"] == out.error_code
+    assert load_thread(app, thread).retryable and out.refused is None
+
+
+@tool
+def delete_everything(path: str) -> str:
+    """Delete a path."""
+    return f"deleted {path}"
+
+
+def test_tool_steps_and_approvals_are_metadata_and_the_job_goes_on(tmp_path: Path) -> None:
+    model = ScriptedModel(
+        [tool_call("delete_everything", {"path": "/tmp/a"}, "call_9"), "done deleting"]
+    )
+    app = open_app(
+        _settings(tmp_path),
+        model=model,
+        tools=[delete_everything],
+        approval_required=frozenset({"delete_everything"}),
+        index=None,
+    )
+    thread = new_thread(app)
+    events: list[dict[str, Any]] = []
+    sink = TurnEvents("trace-1", events.append)
+    out = run_request(app, TurnRequest(thread, message="delete /tmp/a"), sink)
+    assert out.pending is not None
+    _check_order(events, finished=False)
+    meta = [e["metadata"] for e in events if e["type"] == "metadata"]
+    kinds = [m["kind"] for m in meta]
+    assert kinds.index("tool_call") < kinds.index("approval_request")
+    request = next(m for m in meta if m["kind"] == "approval_request")
+    assert request["tool_call_id"] == "call_9" and request["args"] == {"path": "/tmp/a"}
+    assert meta[-1]["kind"] == "turn" and meta[-1]["status"] == "waiting_human"
+
+    # the same job goes on after the decision: its numbering continues
+    out = run_request(
+        app, TurnRequest(thread, kind="resume", action="approve", tool_call_id="call_9"), sink
+    )
+    _check_order(events)
+    result = next(
+        e["metadata"]
+        for e in events
+        if e["type"] == "metadata" and e["metadata"]["kind"] == "tool_result"
+    )
+    assert result["content"] == "deleted /tmp/a" and result["tool_call_id"] == "call_9"
+    assert out.answer == "done deleting"
+
+
+def test_a_decision_for_another_call_is_refused(tmp_path: Path) -> None:
+    model = ScriptedModel([tool_call("delete_everything", {"path": "/x"}, "call_1")])
+    app = open_app(
+        _settings(tmp_path),
+        model=model,
+        tools=[delete_everything],
+        approval_required=frozenset({"delete_everything"}),
+        index=None,
+    )
+    thread = new_thread(app)
+    _run(app, TurnRequest(thread, message="delete /x"))
+    events, out = _run(
+        app, TurnRequest(thread, kind="resume", action="approve", tool_call_id="call_2")
+    )
+    assert [e["type"] for e in events] == ["error", "done"] and "call_1" in events[0]["content"]
+    assert load_thread(app, thread).pending is not None
+
+
+def test_a_cancelled_turn_keeps_the_message_as_unanswered(tmp_path: Path) -> None:
+    stop = threading.Event()
+
+    def slow(messages):
+        stop.set()  # the model is answering: the user presses stop now
+        return AIMessage(content="an answer nobody waits for")
+
+    app = open_app(
+        _settings(tmp_path),
+        model=ScriptedModel(["first", slow]),
+        tools=[],
+        approval_required=frozenset(),
+        index=None,
+    )
+    thread = new_thread(app)
+    _run(app, TurnRequest(thread, message="one"))
+    events, out = _run(app, TurnRequest(thread, message="두 번째 질문"), cancelled=stop.is_set)
+    _check_order(events)
+    assert events[-2]["type"] == "error" and events[-2]["error_code"] == "CANCELLED"
+    view = load_thread(app, thread)
+    assert view.turn_count == 2 and view.retryable
+    assert view.turns[-1][1][0].content == "두 번째 질문"
+    assert view.turns[-1][1][-1].response_metadata["error_code"] == "CANCELLED"
+    # and the stopped turn can be answered after all
+    events, out = _run(app, TurnRequest(thread, kind="retry"))
+    assert out.error_code is None and load_thread(app, thread).turn_count == 2
+
+
+def test_a_cancel_before_the_first_step_still_keeps_the_message(tmp_path: Path) -> None:
+    app = open_app(_settings(tmp_path), index=None)
+    thread = new_thread(app)
+    events, out = _run(app, TurnRequest(thread, message="stop me at once"), cancelled=lambda: True)
+    _check_order(events)
+    assert out.error_code == "CANCELLED"
+    view = load_thread(app, thread)
+    assert view.turn_count == 1 and view.turns[0][1][0].content == "stop me at once"
