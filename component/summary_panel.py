@@ -9,20 +9,8 @@ import streamlit as st
 from langchain_core.messages import BaseMessage
 
 from component.i18n import t
+from graph.memory.stats import summary_stats
 from graph.times import describe_span, describe_time, item_time
-
-
-def summary_stats(history: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """Totals over `summary_history`: count, turns, original and summary chars, % saved."""
-    original = sum(int(e["original_chars"]) for e in history)
-    summarized = sum(int(e["summary_chars"]) for e in history)
-    return {
-        "count": len(history),
-        "turns": sum(int(e["turn_length"]) for e in history),
-        "original": original,
-        "summary": summarized,
-        "saved_pct": round(100 * (1 - summarized / original)) if original else 0,
-    }
 
 
 def render_facts(

@@ -12,9 +12,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 ProviderName = Literal["offline", "openai"]
+_T = TypeVar("_T")
 
 MIN_COMPRESSION_RATE = 0.1
 MAX_COMPRESSION_RATE = 0.5
@@ -251,11 +252,18 @@ def validate_rate(rate: float) -> float:
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Read settings from `env` (default: `os.environ`); unset variables keep their defaults."""
+    return from_env(Settings, env)
+
+
+def from_env(cls: type[_T], env: Mapping[str, str] | None = None) -> _T:
+    """A settings dataclass whose fields were declared with `env_field`, read from `env`."""
     source = os.environ if env is None else env
-    values = {
-        f.name: source[f.metadata["env"]] for f in fields(Settings) if f.metadata["env"] in source
-    }
-    return Settings(**values)
+    values = {f.name: source[f.metadata["env"]] for f in fields(cls) if f.metadata["env"] in source}  # type: ignore[arg-type]
+    return cls(**values)
+
+
+env_field = _env
+"""Declare a settings field read from an environment variable (for other packages)."""
 
 
 def describe_settings() -> list[tuple[str, str, str]]:

@@ -24,6 +24,7 @@ from graph.session.runner import (
 from graph.session.threads import (
     ThreadView,
     delete_thread,
+    ensure_thread,
     export_thread,
     load_thread,
     new_thread,
@@ -60,6 +61,7 @@ __all__ = [
     "TurnOutcome",
     "check_message",
     "delete_thread",
+    "ensure_thread",
     "export_thread",
     "import_thread",
     "is_export",

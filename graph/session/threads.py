@@ -29,7 +29,7 @@ from graph.storage.archive import (
     update_thread,
 )
 from graph.storage.facts import load_facts, read_pins
-from graph.text import check_text
+from graph.text import check_text, check_thread_id
 from graph.turns import split_turns
 
 
@@ -66,6 +66,20 @@ def new_thread(app: ChatApp, title: str = "") -> str:
     """Create an empty thread and return its id."""
     thread_id = f"session_{uuid.uuid4().hex[:12]}"
     register_thread(app.persistence.archive, thread_id, title)
+    return thread_id
+
+
+def ensure_thread(app: ChatApp, thread_id: str | None) -> str:
+    """The id of a thread to talk in: a new one for None, and one made under a new id.
+
+    API clients may choose their own ids (seed 004: a session is created when it does not
+    exist); a malformed id is an InputError.
+    """
+    if thread_id is None:
+        return new_thread(app)
+    check_thread_id(thread_id)
+    with storage_errors():
+        register_thread(app.persistence.archive, thread_id)
     return thread_id
 
 

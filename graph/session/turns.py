@@ -140,7 +140,21 @@ def _run_turn(
                 thread_id,
                 title=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
             )
-    payload = {
+    payload = _payload(app, thread_id, record, message, turn_count, rate, sent)
+    return _stream(app, thread_id, payload, events)
+
+
+def _payload(
+    app: ChatApp,
+    thread_id: str,
+    record: dict[str, Any],
+    message: str,
+    turn_count: int,
+    rate: float,
+    sent: dict[str, str],
+) -> dict[str, Any]:
+    """The graph input of a new turn."""
+    return {
         "messages": [HumanMessage(content=message, additional_kwargs=sent)],
         "session_id": thread_id,
         "turn_count": turn_count,
@@ -149,7 +163,30 @@ def _run_turn(
         "context_budget": thread_budget(app, record),
         "recall": thread_recall(app, record),
     }
-    return _stream(app, thread_id, payload, events)
+
+
+def keep_unanswered(
+    app: ChatApp,
+    thread_id: str,
+    text: str,
+    *,
+    turn_count: int,
+    compression_rate: float,
+    code: ErrorCode,
+    sent_at: str | None = None,
+) -> TurnOutcome:
+    """Save a message whose turn could not run as an unanswered turn marked `code`.
+
+    For a job that can no longer be run (its worker died twice): the message is kept, and
+    answered later by a retry. A message that was saved already is only closed.
+    """
+    record = require_thread(app, thread_id)
+    sent = {TIME_KEY: parse_time(sent_at)} if sent_at else {}
+    with _lease(app, thread_id):
+        payload = _payload(
+            app, thread_id, record, check_message(app, text), turn_count, compression_rate, sent
+        )
+        return _keep(app, thread_id, payload, code)
 
 
 def resume_turn(
@@ -340,14 +377,19 @@ def _after_cancel(app: ChatApp, thread_id: str, payload: Any) -> TurnOutcome:
     The stopped stream has written what it had; if that was not even the message (a stop
     before the first step ended), the message is written here, so it is never lost.
     """
+    return _keep(app, thread_id, payload, ErrorCode.CANCELLED)
+
+
+def _keep(app: ChatApp, thread_id: str, payload: Any, code: ErrorCode) -> TurnOutcome:
+    """Make sure `payload`'s message is saved, then close its turn as unanswered (`code`)."""
     with storage_errors():
         values = thread_values(app, thread_id)
         wanted = payload.get("turn_count") if isinstance(payload, dict) else None
-        if wanted is not None and int(values.get("turn_count", 0)) != int(wanted):
+        if wanted is not None and int(values.get("turn_count", 0)) == int(wanted) - 1:
             app.graph.update_state(
                 config_for(thread_id, app.settings), payload, as_node="summary_node"
             )
-        final = close_unanswered(app, thread_id, ErrorCode.CANCELLED)
+        final = close_unanswered(app, thread_id, code)
         if final is None:  # it had finished after all
             final = thread_values(app, thread_id)["messages"][-1]
         prune_checkpoints(app.persistence.saver, thread_id)

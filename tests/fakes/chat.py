@@ -49,3 +49,23 @@ class ScriptedModel(GenericFakeChatModel):
 
 def tool_call(name: str, args: dict[str, Any], call_id: str) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id}])
+
+
+class SlowStreamingModel(GenericFakeChatModel):
+    """Streams each reply word by word with a pause between words (a slow model server)."""
+
+    pause_s: float = 0.05
+
+    def __init__(self, replies: Sequence[str], pause_s: float = 0.05, **kwargs: Any) -> None:
+        super().__init__(messages=iter([AIMessage(content=r) for r in replies]), **kwargs)
+        self.pause_s = pause_s
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> SlowStreamingModel:  # type: ignore[override]
+        return self
+
+    def _stream(self, *args: Any, **kwargs: Any) -> Any:
+        import time
+
+        for chunk in super()._stream(*args, **kwargs):
+            time.sleep(self.pause_s)
+            yield chunk

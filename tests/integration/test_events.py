@@ -3,11 +3,9 @@ steps and approvals as metadata, cancel, and tokens that spell the saved answer.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 
 from graph.session import (
@@ -19,7 +17,7 @@ from graph.session import (
     run_request,
 )
 from graph.settings import load_settings
-from tests.fakes.chat import ScriptedModel, tool_call
+from tests.fakes.chat import ScriptedModel, SlowStreamingModel, tool_call
 
 
 def _settings(tmp_path: Path):
@@ -179,31 +177,40 @@ def test_a_decision_for_another_call_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_cancelled_turn_keeps_the_message_as_unanswered(tmp_path: Path) -> None:
-    stop = threading.Event()
-
-    def slow(messages):
-        stop.set()  # the model is answering: the user presses stop now
-        return AIMessage(content="an answer nobody waits for")
-
+    words = " ".join(f"word{i}" for i in range(40))
+    model = SlowStreamingModel(["first answer", words, "the answer after all"])
     app = open_app(
-        _settings(tmp_path),
-        model=ScriptedModel(["first", slow]),
-        tools=[],
-        approval_required=frozenset(),
-        index=None,
+        _settings(tmp_path), model=model, tools=[], approval_required=frozenset(), index=None
     )
     thread = new_thread(app)
     _run(app, TurnRequest(thread, message="one"))
-    events, out = _run(app, TurnRequest(thread, message="두 번째 질문"), cancelled=stop.is_set)
+    events: list[dict[str, Any]] = []
+
+    def sink(event: dict[str, Any]) -> None:
+        events.append(event)
+
+    # the user presses stop when the first words of the answer appear
+    stopped = lambda: any(e["type"] == "token" for e in events)  # noqa: E731
+    out = run_request(
+        app,
+        TurnRequest(thread, message="두 번째 질문: 오늘 회의 내용을 길게 정리해 줘"),
+        TurnEvents("trace-1", sink, cancelled=stopped),
+    )
     _check_order(events)
     assert events[-2]["type"] == "error" and events[-2]["error_code"] == "CANCELLED"
+    assert len([e for e in events if e["type"] == "token"]) == 1
     view = load_thread(app, thread)
     assert view.turn_count == 2 and view.retryable
-    assert view.turns[-1][1][0].content == "두 번째 질문"
+    assert view.turns[-1][1][0].content.startswith("두 번째 질문")
     assert view.turns[-1][1][-1].response_metadata["error_code"] == "CANCELLED"
+    assert out.error_code == "CANCELLED"
     # and the stopped turn can be answered after all
-    events, out = _run(app, TurnRequest(thread, kind="retry"))
-    assert out.error_code is None and load_thread(app, thread).turn_count == 2
+    events.clear()
+    out = run_request(app, TurnRequest(thread, kind="retry"), TurnEvents("t", sink))
+    assert out.answer == "the answer after all"
+    view = load_thread(app, thread)
+    assert view.turn_count == 2 and not view.retryable
+    assert view.turns[-1][1][-1].content == "the answer after all"
 
 
 def test_a_cancel_before_the_first_step_still_keeps_the_message(tmp_path: Path) -> None:

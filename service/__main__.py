@@ -1,0 +1,33 @@
+"""`uv run python -m service`: the API on HOST:PORT (127.0.0.1:8000).
+
+Jobs run in this process unless REDIS_URL is set; then start workers with
+`uv run python -m service.worker`.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import uvicorn
+
+from service.api import create_app
+from service.settings import load_service_settings
+
+
+def main() -> None:
+    """Serve until Ctrl+C or SIGTERM."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings = load_service_settings()
+    mode = f"jobs on Redis ({settings.redis_url})" if settings.redis_url else "jobs in-process"
+    logging.getLogger("service").info("serving on %s:%s, %s", settings.host, settings.port, mode)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=int(settings.port),
+        log_level="warning",
+        timeout_graceful_shutdown=5,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,725 @@
+"""The HTTP service: seed 001's job API and seed 004's REST and WebSocket API.
+
+A thin adapter: every endpoint calls the application API of `graph.session` or the job
+broker, and every stream forwards the turn runner's events (seed 001's `token`,
+`metadata`, `error`, `done`). Refusals are JSON `{"code": ..., "message": ...}` with the
+status that says what went wrong (401, 404, 409, 413, 422, 429, 503).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+
+from graph.errors import InputError
+from graph.memory.stats import summary_stats
+from graph.session import (
+    ChatApp,
+    Event,
+    TurnRequest,
+    check_message,
+    delete_thread,
+    ensure_thread,
+    load_thread,
+    open_app,
+    pending_approval,
+    rename_thread,
+    sent_now,
+    set_thread_rate,
+    set_thread_strategy,
+    threads,
+)
+from graph.session.app import require_thread
+from graph.session.runner import check_decision
+from graph.settings import Settings, load_settings
+from graph.storage.persistence import StorageError
+from service.jobs import FINISHED, Broker, Job, LocalBroker
+from service.models import (
+    ChatAnswer,
+    ChatRequest,
+    Decision,
+    JobCreated,
+    JobRequest,
+    JobState,
+    Session,
+    SessionPatch,
+)
+from service.settings import ServiceSettings, load_service_settings
+from service.worker import EmbeddedWorkers
+
+log = logging.getLogger(__name__)
+
+KEEPALIVE_S = 15.0
+"""A comment line on a quiet stream this often, so proxies keep it open."""
+
+
+class Refusal(Exception):
+    """An HTTP refusal with a stable code: answered as {"code", "message", ...extra}."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.extra = status, code, message, extra
+
+
+@dataclass
+class Service:
+    """What the endpoints share: the chat application, the broker and the limits."""
+
+    settings: ServiceSettings
+    chat: ChatApp
+    broker: Broker
+    workers: EmbeddedWorkers | None = None
+    open_streams: int = 0
+    _guard: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @asynccontextmanager
+    async def stream_slot(self) -> AsyncIterator[None]:
+        """Count an open stream; 429 past MAX_OPEN_STREAMS."""
+        async with self._guard:
+            if self.open_streams >= self.settings.stream_limit:
+                raise Refusal(
+                    429,
+                    "TOO_MANY_STREAMS",
+                    f"{self.open_streams} streams are open; the limit is "
+                    f"{self.settings.stream_limit}. Try again shortly.",
+                )
+            self.open_streams += 1
+        try:
+            yield
+        finally:
+            async with self._guard:
+                self.open_streams -= 1
+
+
+def create_app(
+    settings: ServiceSettings | None = None, chat_settings: Settings | None = None
+) -> FastAPI:
+    """The FastAPI application; the chat app and workers start with it and stop with it."""
+    config = settings or load_service_settings()
+    holder: dict[str, Service] = {}
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        chat = await run_in_threadpool(open_app, chat_settings or load_settings())
+        broker: Broker
+        workers = None
+        if config.redis_url:
+            from service.redis_broker import RedisBroker
+
+            broker = RedisBroker(config.redis_url, ttl_s=float(config.event_ttl_s))
+        else:
+            broker = LocalBroker(ttl_s=float(config.event_ttl_s))
+            workers = EmbeddedWorkers(chat, broker, config.worker_count)
+            workers.start()
+        holder["service"] = Service(config, chat, broker, workers)
+        try:
+            yield
+        finally:
+            if workers is not None:
+                workers.stop()
+            broker.close()
+
+    def service() -> Service:
+        return holder["service"]
+
+    async def authorized(authorization: str = Header(default="")) -> None:
+        _check_token(config, authorization)
+
+    api = FastAPI(
+        title="Context chat service",
+        description=(
+            "The chat that summarizes itself as it grows, without a browser: jobs with an SSE "
+            "event stream (seed 001), sessions, approvals and a WebSocket (seed 004)."
+        ),
+        version="1.0",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    _add_docs(api)
+    _add_guards(api, config)
+    guarded = [Depends(authorized)]
+
+    # ---- seed 001: jobs and their event stream
+    @api.post("/chat/jobs", status_code=202, response_model=JobCreated, dependencies=guarded)
+    def create_job(body: JobRequest) -> JobCreated:
+        svc = service()
+        job = _submit(svc, body.message, body.thread_id, body.compression_rate, body.strategy)
+        return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
+
+    @api.get("/chat/stream/{job_id}", dependencies=guarded)
+    async def stream(
+        job_id: str,
+        request: Request,
+        last_event_id: str = Header(default="0"),
+    ) -> StreamingResponse:
+        svc = service()
+        _job_or_404(svc, job_id)
+        after = _seq(last_event_id or request.query_params.get("last_event_id", "0"))
+        slot = svc.stream_slot()
+        await slot.__aenter__()
+
+        async def body() -> AsyncIterator[str]:
+            try:
+                async for event in _follow(svc, job_id, after):
+                    if event is None:
+                        yield ": keepalive\n\n"
+                        continue
+                    data = json.dumps(event, ensure_ascii=False)
+                    yield f"id: {event['seq']}\ndata: {data}\n\n"
+            finally:
+                await slot.__aexit__(None, None, None)
+
+        return StreamingResponse(
+            body(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    @api.get("/chat/status/{job_id}", response_model=JobState, dependencies=guarded)
+    def status(job_id: str) -> JobState:
+        job = _job_or_404(service(), job_id)
+        return JobState(
+            job_id=job.job_id,
+            thread_id=job.thread_id,
+            status=job.status,
+            turn=job.turn,
+            error_code=job.error_code,
+        )
+
+    @api.post("/chat/cancel/{job_id}", response_model=JobState, dependencies=guarded)
+    def cancel(job_id: str) -> JobState:
+        svc = service()
+        job = _job_or_404(svc, job_id)
+        if job.status in FINISHED:
+            raise Refusal(409, "JOB_FINISHED", f"The job has already ended ({job.status}).")
+        if job.status == "waiting_human":
+            raise Refusal(
+                409,
+                "APPROVAL_PENDING",
+                "The job waits for a tool approval; answer it (approve: false refuses the "
+                "call) at POST /api/sessions/{thread_id}/resume.",
+                thread_id=job.thread_id,
+            )
+        svc.broker.cancel(job_id)
+        return JobState(
+            job_id=job.job_id, thread_id=job.thread_id, status=job.status, turn=job.turn
+        )
+
+    @api.get("/health", dependencies=guarded)
+    def health() -> JSONResponse:
+        svc = service()
+        report: dict[str, Any] = {"status": "ok", "database": "ok", "redis": "not used"}
+        try:
+            svc.chat.persistence.check_file()
+            svc.chat.persistence.archive.execute("SELECT 1")
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            report.update(status="unavailable", database=str(exc)[:200])
+        if config.redis_url:
+            try:
+                svc.broker.ping()
+                report["redis"] = "ok"
+            except Exception as exc:  # noqa: BLE001
+                report.update(status="unavailable", redis=str(exc)[:200])
+        return JSONResponse(report, status_code=200 if report["status"] == "ok" else 503)
+
+    # ---- seed 004: REST
+    @api.post("/chat", response_model=ChatAnswer, dependencies=guarded)
+    async def chat(body: ChatRequest) -> ChatAnswer:
+        svc = service()
+        thread_id = await run_in_threadpool(
+            lambda: _thread_for_chat(svc, body.thread_id, body.message)
+        )
+        job = await run_in_threadpool(
+            _submit, svc, body.message, thread_id, body.compression_rate, body.strategy
+        )
+        return await _answer(svc, job, after=0)
+
+    @api.get("/api/sessions", response_model=list[Session], dependencies=guarded)
+    def sessions() -> list[Session]:
+        svc = service()
+        return [_session(svc, record["thread_id"]) for record in threads(svc.chat)]
+
+    @api.get("/api/sessions/{thread_id}", response_model=Session, dependencies=guarded)
+    def session(thread_id: str) -> Session:
+        svc = service()
+        _known(svc, thread_id)
+        return _session(svc, thread_id)
+
+    @api.patch("/api/sessions/{thread_id}", response_model=Session, dependencies=guarded)
+    def patch_session(thread_id: str, body: SessionPatch) -> Session:
+        svc = service()
+        _known(svc, thread_id)
+        with _refusals():
+            if body.title is not None:
+                rename_thread(svc.chat, thread_id, body.title)
+            if body.compression_rate is not None:
+                set_thread_rate(svc.chat, thread_id, body.compression_rate)
+            if body.strategy is not None:
+                set_thread_strategy(svc.chat, thread_id, body.strategy)
+        return _session(svc, thread_id)
+
+    @api.delete("/api/sessions/{thread_id}", status_code=204, dependencies=guarded)
+    def remove_session(thread_id: str) -> Response:
+        svc = service()
+        _known(svc, thread_id)
+        if svc.broker.busy(thread_id):
+            raise Refusal(409, "THREAD_BUSY", "A turn of this thread is queued or running.")
+        with _refusals():
+            delete_thread(svc.chat, thread_id)
+        return Response(status_code=204)
+
+    @api.post("/api/sessions/{thread_id}/resume", response_model=ChatAnswer, dependencies=guarded)
+    async def resume(thread_id: str, body: Decision) -> ChatAnswer:
+        svc = service()
+        job, after = await run_in_threadpool(_decide, svc, thread_id, body)
+        return await _answer(svc, job, after=after)
+
+    @api.get("/api/sessions/{thread_id}/checkpoints", dependencies=guarded)
+    def checkpoints(thread_id: str) -> list[dict[str, Any]]:
+        svc = service()
+        _known(svc, thread_id)
+        return _checkpoints(svc.chat, thread_id)
+
+    # ---- seed 004: WebSocket
+    @api.websocket("/ws/{thread_id}")
+    async def socket(websocket: WebSocket, thread_id: str) -> None:
+        token = websocket.headers.get("authorization", "") or (
+            "Bearer " + websocket.query_params.get("token", "")
+        )
+        try:
+            _check_token(config, token)
+        except Refusal:
+            await websocket.close(code=1008, reason="missing or wrong API token")
+            return
+        svc = service()
+        try:
+            async with svc.stream_slot():
+                await websocket.accept()
+                await _converse(svc, websocket, thread_id)
+        except Refusal as exc:
+            await websocket.close(code=1013, reason=exc.message[:120])
+        except WebSocketDisconnect:
+            pass
+
+    return api
+
+
+# ---- pieces of the endpoints
+
+
+def _check_token(config: ServiceSettings, authorization: str) -> None:
+    if not config.api_token:
+        return
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(
+        token.strip().encode(), config.api_token.encode()
+    ):
+        raise Refusal(401, "UNAUTHORIZED", "Send `Authorization: Bearer <API_TOKEN>`.")
+
+
+def _seq(raw: str) -> int:
+    try:
+        return max(0, int(raw))
+    except ValueError as exc:
+        raise Refusal(422, "INVALID_REQUEST", "Last-Event-ID must be an event's seq.") from exc
+
+
+class _Refusals:
+    """Turn the application API's refusals into HTTP ones."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
+        if isinstance(exc, InputError):
+            raise Refusal(422, "INVALID_REQUEST", str(exc)) from exc
+        if isinstance(exc, StorageError):
+            raise Refusal(503, "STORAGE_ERROR", str(exc)) from exc
+
+
+def _refusals() -> _Refusals:
+    return _Refusals()
+
+
+def _job_or_404(svc: Service, job_id: str) -> Job:
+    job = svc.broker.job(job_id)
+    if job is None:
+        raise Refusal(404, "JOB_NOT_FOUND", f"No job {job_id!r} (unknown, or expired).")
+    return job
+
+
+def _known(svc: Service, thread_id: str) -> None:
+    try:
+        require_thread(svc.chat, thread_id)
+    except InputError as exc:
+        raise Refusal(404, "SESSION_NOT_FOUND", str(exc)) from exc
+
+
+def _checked(svc: Service, message: str) -> str:
+    """The message as the turn will take it: 413 past the limit, 422 when empty."""
+    limit = svc.chat.settings.message_limit
+    if len(message.strip()) > limit:
+        raise Refusal(
+            413,
+            "MESSAGE_TOO_LONG",
+            f"The message has {len(message.strip()):,} characters; the limit is {limit:,}.",
+        )
+    with _refusals():
+        return check_message(svc.chat, message)
+
+
+def _submit(
+    svc: Service,
+    message: str,
+    thread_id: str | None,
+    rate: float | None,
+    strategy: str | None,
+) -> Job:
+    text = _checked(svc, message)
+    with _refusals():
+        thread = ensure_thread(svc.chat, thread_id)
+    request = TurnRequest(
+        thread,
+        message=text,
+        compression_rate=rate,
+        strategy=strategy,
+        sent_at=sent_now(svc.chat),
+    )
+    job = Job.new(thread, request.as_dict())
+    svc.broker.submit(job)
+    return job
+
+
+def _thread_for_chat(svc: Service, thread_id: str | None, message: str) -> str:
+    """POST /chat answers at once or refuses: 409 when the thread is busy or waiting."""
+    _checked(svc, message)
+    with _refusals():
+        thread = ensure_thread(svc.chat, thread_id)
+    if svc.broker.busy(thread):
+        raise Refusal(
+            409, "THREAD_BUSY", "Another turn of this thread is running.", thread_id=thread
+        )
+    pending = pending_approval(svc.chat, thread)
+    if pending is not None:
+        raise Refusal(
+            409,
+            "APPROVAL_PENDING",
+            "A tool call waits for approval; answer it at /api/sessions/{thread_id}/resume.",
+            thread_id=thread,
+            **_pending_fields(pending),
+        )
+    return thread
+
+
+def _pending_fields(pending: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in pending.items() if k in ("tool", "args", "tool_call_id", "preview")}
+
+
+def _decide(svc: Service, thread_id: str, body: Decision) -> tuple[Job, int]:
+    """Queue a decision on the thread's pending call: the parked job goes on, or a new one."""
+    _known(svc, thread_id)
+    try:
+        check_decision(svc.chat, thread_id, body.tool_call_id or "")
+    except InputError as exc:
+        code = "NOTHING_PENDING" if "Nothing" in str(exc) else "APPROVAL_MISMATCH"
+        raise Refusal(409, code, str(exc), thread_id=thread_id) from exc
+    action, args = body.action()
+    request = TurnRequest(
+        thread_id, kind="resume", action=action, args=args, tool_call_id=body.tool_call_id
+    )
+    job = svc.broker.parked(thread_id)
+    if job is None:
+        job = Job.new(thread_id, request.as_dict())
+    else:
+        job.request, job.status = request.as_dict(), "queued"
+    after = svc.broker.last_seq(job.job_id)
+    svc.broker.submit(job)
+    return job, after
+
+
+async def _follow(svc: Service, job_id: str, after: int) -> AsyncIterator[Event | None]:
+    """The job's events after `after` as they come, until `done`; None on a quiet spell."""
+    while True:
+        found = await svc.broker.wait_events(job_id, after, KEEPALIVE_S)
+        if not found:
+            if await run_in_threadpool(svc.broker.job, job_id) is None:
+                return  # expired
+            yield None
+            continue
+        for event in found:
+            after = event["seq"]
+            yield event
+            if event["type"] == "done":
+                return
+
+
+async def _answer(svc: Service, job: Job, after: int) -> ChatAnswer:
+    """Wait for the job's answer; 409 APPROVAL_PENDING when it stops for an approval."""
+    tokens: list[str] = []
+    turn: dict[str, Any] = {}
+    error: dict[str, Any] = {}
+    timeout = float(svc.settings.wait_s)
+    try:
+        async with asyncio.timeout(timeout):
+            async for event in _follow(svc, job.job_id, after):
+                if event is None:
+                    continue
+                if event["type"] == "token":
+                    tokens.append(event["content"])
+                elif event["type"] == "error":
+                    error = event
+                elif event["type"] == "metadata":
+                    meta = event["metadata"]
+                    if meta.get("kind") == "turn":
+                        turn = meta
+                    if meta.get("kind") == "approval_request":
+                        raise Refusal(
+                            409,
+                            "APPROVAL_PENDING",
+                            "A tool call waits for approval; answer it at "
+                            "/api/sessions/{thread_id}/resume.",
+                            thread_id=job.thread_id,
+                            job_id=job.job_id,
+                            **_pending_fields(meta),
+                        )
+    except TimeoutError as exc:
+        raise Refusal(
+            504,
+            "STILL_RUNNING",
+            f"The turn did not end within {timeout:.0f} s; follow it at /chat/stream/{job.job_id}.",
+            job_id=job.job_id,
+        ) from exc
+    if error and not turn:  # refused: nothing was saved
+        code = error["error_code"]
+        status = {"THREAD_BUSY": 409, "INPUT_REJECTED": 422, "STORAGE_ERROR": 503}.get(code, 500)
+        raise Refusal(status, code, error["content"], job_id=job.job_id)
+    return ChatAnswer(
+        thread_id=job.thread_id,
+        job_id=job.job_id,
+        turn=turn.get("turn"),
+        answer="".join(tokens) or (error.get("content") or ""),
+        error_code=turn.get("error_code") or error.get("error_code"),
+        summarized=bool(turn.get("summarized")),
+        context_chars=int(turn.get("context_chars") or 0),
+    )
+
+
+def _session(svc: Service, thread_id: str) -> Session:
+    view = load_thread(svc.chat, thread_id, recent_turns=0)
+    status: Literal["waiting_human", "in_progress", "completed", "idle"]
+    if view.pending is not None:
+        status = "waiting_human"
+    elif svc.broker.busy(thread_id):
+        status = "in_progress"
+    else:
+        status = "completed" if view.turn_count else "idle"
+    stats: dict[str, Any] = dict(summary_stats(view.summary_history))
+    stats["last_context"] = view.state.get("last_context") or {}
+    stats["summary_calls"] = int(view.state.get("summary_calls", 0))
+    return Session(
+        thread_id=thread_id,
+        title=view.title,
+        status=status,
+        turn_count=view.turn_count,
+        compression_rate=view.compression_rate,
+        strategy=view.strategy,
+        summary_history=view.summary_history,
+        statistics=stats,
+        pending=_pending_fields(view.pending) if view.pending else None,
+    )
+
+
+def _checkpoints(chat: ChatApp, thread_id: str) -> list[dict[str, Any]]:
+    """The thread's kept checkpoints, newest first (seed 004)."""
+    from graph.session.app import config_for
+
+    out = []
+    for item in chat.persistence.saver.list(config_for(thread_id, chat.settings)):
+        meta = dict(item.metadata or {})
+        values = item.checkpoint.get("channel_values", {})
+        parent = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+        out.append(
+            {
+                "checkpoint_id": item.config["configurable"]["checkpoint_id"],
+                "parent_id": parent,
+                "time": item.checkpoint.get("ts"),
+                "step": meta.get("step"),
+                "node": meta.get("node") or meta.get("source"),
+                "turn": values.get("turn_count"),
+                "metadata": json.loads(json.dumps(meta, default=str)),
+            }
+        )
+    return out
+
+
+async def _converse(svc: Service, websocket: WebSocket, thread_id: str) -> None:
+    """Seed 004's WebSocket conversation on one thread."""
+    thread = await run_in_threadpool(ensure_thread, svc.chat, thread_id)
+    await websocket.send_json({"type": "connected", "thread_id": thread})
+    while True:
+        incoming = await websocket.receive_json()
+        if not isinstance(incoming, dict) or incoming.get("type") != "message":
+            await websocket.send_json(
+                {
+                    "type": "error",
+                    "code": "INVALID_REQUEST",
+                    "message": 'send {"type": "message", "content": "..."}',
+                }
+            )
+            continue
+        text = str(incoming.get("content", ""))
+        try:
+            job = await run_in_threadpool(_submit, svc, text, thread, None, None)
+        except Refusal as exc:
+            await websocket.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            continue
+        await _relay(svc, websocket, job, 0)
+
+
+async def _relay(svc: Service, websocket: WebSocket, job: Job, after: int) -> None:
+    """Forward a job's events as seed 004's messages, asking for decisions on the way."""
+    answer: list[str] = []
+    turn: dict[str, Any] = {}
+    error: dict[str, Any] = {}
+    while True:
+        decision: Decision | None = None
+        async for event in _follow(svc, job.job_id, after):
+            if event is None:
+                continue
+            after = event["seq"]
+            message = _ws_message(event)
+            if event["type"] == "token":
+                answer.append(event["content"])
+            elif event["type"] == "error":
+                error = event
+            elif event["type"] == "metadata" and event["metadata"].get("kind") == "turn":
+                turn = event["metadata"]
+            if message is not None:
+                await websocket.send_json(message)
+            if message is not None and message["type"] == "hitl_request":
+                decision = await _ask(websocket)
+                break
+        if decision is None:
+            await websocket.send_json(
+                {
+                    "type": "final",
+                    "content": "".join(answer) or error.get("content", ""),
+                    "thread_id": job.thread_id,
+                    "turn": turn.get("turn"),
+                    "error_code": turn.get("error_code") or error.get("error_code"),
+                }
+            )
+            return
+        try:
+            job, after = await run_in_threadpool(_decide, svc, job.thread_id, decision)
+        except Refusal as exc:
+            await websocket.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            return
+
+
+async def _ask(websocket: WebSocket) -> Decision:
+    """Wait for a valid `human_response`; say what is wrong with anything else."""
+    while True:
+        incoming = await websocket.receive_json()
+        if isinstance(incoming, dict) and incoming.get("type") == "human_response":
+            body = {k: v for k, v in incoming.items() if k != "type"}
+            try:
+                return Decision.model_validate(body)
+            except ValueError as exc:
+                message = str(exc).splitlines()[-1][:300]
+        else:
+            message = 'a tool call waits: send {"type": "human_response", "approve": true}'
+        await websocket.send_json({"type": "error", "code": "INVALID_REQUEST", "message": message})
+
+
+def _ws_message(event: Event) -> dict[str, Any] | None:
+    """Seed 004's message for one event (None for what the socket does not show)."""
+    kind = event["type"]
+    if kind == "token":
+        return {"type": "token", "content": event["content"], "node": event.get("node")}
+    if kind == "error":
+        return {"type": "error", "code": event["error_code"], "message": event["content"]}
+    if kind != "metadata":
+        return None
+    meta = event["metadata"]
+    if meta.get("kind") == "node_start":
+        return {"type": "node_start", "node": meta.get("node")}
+    if meta.get("kind") == "node_end":
+        return {"type": "node_end", "node": meta.get("node")}
+    if meta.get("kind") == "approval_request":
+        return {"type": "hitl_request", **_pending_fields(meta)}
+    return {"type": "metadata", "metadata": meta}
+
+
+# ---- docs, guards and error bodies
+
+
+def _add_docs(api: FastAPI) -> None:
+    """Swagger UI from the installed swagger-ui-bundle: /docs renders with no internet."""
+    import swagger_ui_bundle
+
+    api.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), "docs")
+
+    @api.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="Context chat service",
+            swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/docs-assets/favicon-32x32.png",
+        )
+
+
+def _add_guards(api: FastAPI, config: ServiceSettings) -> None:
+    limit = int(config.max_body_bytes)
+
+    @api.middleware("http")
+    async def body_limit(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        size = request.headers.get("content-length", "0")
+        if size.isdigit() and int(size) > limit:
+            return JSONResponse(
+                {
+                    "code": "BODY_TOO_LARGE",
+                    "message": f"The request body has {int(size):,} bytes; the limit is {limit:,}.",
+                },
+                status_code=413,
+            )
+        return await call_next(request)
+
+    @api.exception_handler(Refusal)
+    async def refused(_: Request, exc: Refusal) -> JSONResponse:
+        return JSONResponse(
+            {"code": exc.code, "message": exc.message, **exc.extra}, status_code=exc.status
+        )
+
+    @api.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [
+            f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
+            for e in exc.errors()
+        ]
+        return JSONResponse(
+            {
+                "code": "INVALID_REQUEST",
+                "message": "; ".join(problems) or "The request is malformed.",
+                "detail": json.loads(json.dumps(exc.errors(), default=str)),
+            },
+            status_code=422,
+        )

@@ -1,0 +1,122 @@
+"""Request and response bodies of the API (pydantic: a malformed body is a 422 that says why).
+
+A message's length is not limited here but by the chat's own limit, so that a message
+that is too long gets a 413 naming the limit, the same limit the app applies.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from graph.settings import MAX_COMPRESSION_RATE, MIN_COMPRESSION_RATE
+
+Strategy = Literal["three_turn", "sliding_window", "recursive"]
+Rate = Field(default=None, ge=MIN_COMPRESSION_RATE, le=MAX_COMPRESSION_RATE)
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class JobRequest(_Body):
+    """`POST /chat/jobs`: a message for a new or existing thread."""
+
+    message: str
+    thread_id: str | None = None
+    compression_rate: float | None = Rate
+    strategy: Strategy | None = None
+
+
+class JobCreated(BaseModel):
+    """What a client needs to follow a job."""
+
+    job_id: str
+    trace_id: str
+    thread_id: str
+
+
+class JobState(BaseModel):
+    """`GET /chat/status/{job_id}`."""
+
+    job_id: str
+    thread_id: str
+    status: Literal["queued", "running", "waiting_human", "done", "failed", "cancelled"]
+    turn: int | None = None
+    error_code: str | None = None
+
+
+class ChatRequest(_Body):
+    """`POST /chat` (seed 004): a message, answered in the response."""
+
+    message: str
+    thread_id: str | None = None
+    compression_rate: float | None = Rate
+    strategy: Strategy | None = None
+
+
+class ChatAnswer(BaseModel):
+    """The answer of `POST /chat` and of a resume."""
+
+    thread_id: str
+    job_id: str
+    turn: int | None
+    answer: str
+    error_code: str | None = None
+    summarized: bool = False
+    context_chars: int = 0
+
+
+class Decision(_Body):
+    """`POST /api/sessions/{thread_id}/resume` and the WebSocket's `human_response`.
+
+    `{"approve": true}` runs the call, `{"approve": false}` refuses it, and
+    `{"response": {...}}` runs it with edited arguments. `tool_call_id`, when given, must
+    name the call that waits.
+    """
+
+    approve: bool | None = None
+    response: dict[str, Any] | None = None
+    tool_call_id: str | None = None
+
+    @model_validator(mode="after")
+    def _one_decision(self) -> Decision:
+        if (self.approve is None) == (self.response is None):
+            raise ValueError('give exactly one of "approve" (true or false) or "response"')
+        return self
+
+    def action(self) -> tuple[str, dict[str, Any] | None]:
+        """The runner's decision: approve, reject, or edit with arguments."""
+        if self.response is not None:
+            return "edit", self.response
+        return ("approve" if self.approve else "reject"), None
+
+
+class SessionPatch(_Body):
+    """`PATCH /api/sessions/{thread_id}`: settings that apply from the next turn."""
+
+    compression_rate: float | None = Rate
+    strategy: Strategy | None = None
+    title: str | None = Field(default=None, min_length=1, max_length=100)
+
+
+class Session(BaseModel):
+    """A thread as the API shows it (seed 004's session state plus the panel's figures)."""
+
+    thread_id: str
+    title: str
+    status: Literal["waiting_human", "in_progress", "completed", "idle"]
+    turn_count: int
+    compression_rate: float
+    strategy: str
+    summary_history: list[dict[str, Any]] = []
+    statistics: dict[str, Any] = {}
+    pending: dict[str, Any] | None = None
+
+
+class Problem(BaseModel):
+    """Every refusal: a stable code and a sentence for people."""
+
+    code: str
+    message: str

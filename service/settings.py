@@ -1,0 +1,60 @@
+"""The service's own settings (the chat's are `graph.settings.Settings`), read from the environment."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from graph.settings import env_field, from_env
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    """How the API listens, who may call it, and where jobs run."""
+
+    host: str = env_field("HOST", "127.0.0.1", "Address the API listens on (loopback by default).")
+    port: str = env_field("PORT", "8000", "Port the API listens on.")
+    api_token: str = env_field(
+        "API_TOKEN", "", "When set, every request needs `Authorization: Bearer <token>`."
+    )
+    redis_url: str = env_field(
+        "REDIS_URL",
+        "",
+        "Empty: jobs run in the API process. Set: jobs go to Redis and run in "
+        "`python -m service.worker` processes.",
+    )
+    workers: str = env_field(
+        "SERVICE_WORKERS", "4", "Turns run at once: per API process when embedded, per worker."
+    )
+    max_streams: str = env_field(
+        "MAX_OPEN_STREAMS", "256", "Open event streams (SSE and WebSocket) per API process."
+    )
+    max_body_bytes: str = env_field(
+        "MAX_BODY_BYTES", "1000000", "Largest request body accepted, in bytes."
+    )
+    event_ttl_s: str = env_field(
+        "EVENT_TTL_S", "3600", "How long a finished job's events stay readable (Redis)."
+    )
+    heartbeat_s: str = env_field(
+        "WORKER_HEARTBEAT_S",
+        "1",
+        "How often a worker says it is alive; one silent for 3 beats is taken for dead.",
+    )
+    wait_s: str = env_field(
+        "CHAT_WAIT_S", "300", "How long POST /chat and resume wait for the turn to end."
+    )
+
+    @property
+    def worker_count(self) -> int:
+        """SERVICE_WORKERS as a number of at least 1."""
+        return max(1, int(self.workers))
+
+    @property
+    def stream_limit(self) -> int:
+        """MAX_OPEN_STREAMS as a number."""
+        return int(self.max_streams)
+
+
+def load_service_settings(env: Mapping[str, str] | None = None) -> ServiceSettings:
+    """Read the service settings from `env` (default: `os.environ`)."""
+    return from_env(ServiceSettings, env)

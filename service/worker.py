@@ -1,0 +1,251 @@
+"""Workers: take a job, run it with the one turn runner, keep its events.
+
+Embedded (the default), `EmbeddedWorkers` runs them as threads of the API process. With
+`REDIS_URL`, `uv run python -m service.worker` runs them as separate processes: each says
+it is alive every `WORKER_HEARTBEAT_S`, and takes back the jobs of a worker that went
+silent. Such a job runs again once (a `restarted` event, then the new answer); a job whose
+second worker dies too ends with `error` -> `done`, its message kept as an unanswered turn.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from graph.errors import ErrorCode
+from graph.session import ChatApp, Event, TurnEvents, TurnRequest, run_request
+from graph.session.app import retryable, thread_values
+from graph.session.runner import turn_metadata
+from graph.session.turns import TurnOutcome, close_unanswered, keep_unanswered
+from graph.turns import content_text, is_turn_end
+from service.jobs import Broker, Job
+
+if TYPE_CHECKING:
+    from service.redis_broker import RedisBroker
+
+log = logging.getLogger(__name__)
+
+CANCEL_POLL_S = 0.1
+"""How often a running turn looks at its cancel flag (it is read between graph steps)."""
+
+
+def execute(app: ChatApp, broker: Broker, job: Job) -> None:
+    """Run a job the worker took: events kept, status saved before each is visible."""
+    request = TurnRequest.from_dict(job.request)
+    events = TurnEvents(
+        job.trace_id,
+        _sink(broker, job),
+        start_seq=broker.last_seq(job.job_id),
+        cancelled=_every(CANCEL_POLL_S, lambda: broker.cancelled(job.job_id)),
+    )
+    if job.attempts > 1:
+        events.metadata("restarted", attempt=job.attempts, reason="the worker running it stopped")
+    job.status = "running"
+    if job.turn_before is None:
+        job.turn_before = _turn_count(app, job.thread_id)
+    elif job.attempts > 1 and request.kind == "message":
+        rerun = _rerun(app, job, request)
+        if rerun is None:  # the dead worker had saved the answer: report it
+            broker.save(job)
+            _report_saved(app, job, events)
+            broker.release(job)
+            return
+        request = rerun
+    broker.save(job)
+    outcome = run_request(app, request, events)
+    if outcome.pending is None:
+        broker.release(job)
+
+
+def _rerun(app: ChatApp, job: Job, request: TurnRequest) -> TurnRequest | None:
+    """What a re-run of a message does, from what the dead worker saved.
+
+    Nothing saved: the message runs again. The message saved but not answered: the turn
+    is answered again in place (a retry). Answered after all: None, nothing runs.
+    """
+    if job.turn_before is None or _turn_count(app, job.thread_id) <= job.turn_before:
+        return request
+    messages = thread_values(app, job.thread_id).get("messages", [])
+    if messages and is_turn_end(messages[-1]) and not retryable(messages):
+        return None
+    close_unanswered(app, job.thread_id, ErrorCode.TURN_INTERRUPTED)
+    return TurnRequest(job.thread_id, kind="retry")
+
+
+def _report_saved(app: ChatApp, job: Job, events: TurnEvents) -> None:
+    """The saved answer of a turn the dead worker finished, as the job's answer."""
+    last = thread_values(app, job.thread_id)["messages"][-1]
+    events.token(content_text(last))
+    outcome = TurnOutcome(answer=content_text(last))
+    events.metadata("turn", **turn_metadata(app, job.thread_id, outcome, events))
+    events.done()
+
+
+def abandon(app: ChatApp, broker: Broker, job: Job, reason: str) -> None:
+    """End a job that cannot run again: its message kept unanswered, then error -> done."""
+    request = TurnRequest.from_dict(job.request)
+    events = TurnEvents(job.trace_id, _sink(broker, job), start_seq=broker.last_seq(job.job_id))
+    if request.kind == "message":
+        saved = _turn_count(app, job.thread_id)
+        before = job.turn_before if job.turn_before is not None else saved
+        try:
+            keep_unanswered(
+                app,
+                job.thread_id,
+                request.message,
+                turn_count=before + 1,
+                compression_rate=request.compression_rate or app.settings.default_rate,
+                code=ErrorCode.TURN_INTERRUPTED,
+                sent_at=request.sent_at,
+            )
+        except Exception as exc:  # noqa: BLE001 - the job must still end
+            log.warning("could not keep the message of job %s: %s", job.job_id, exc)
+    events.error(reason, ErrorCode.TURN_INTERRUPTED.value)
+    events.done()
+    broker.release(job)
+
+
+def _turn_count(app: ChatApp, thread_id: str) -> int:
+    try:
+        return int(thread_values(app, thread_id).get("turn_count", 0))
+    except Exception:  # noqa: BLE001 - an unknown thread; the runner says so
+        return 0
+
+
+def _sink(broker: Broker, job: Job) -> Callable[[Event], None]:
+    """Keep each event, saving the job's status first so a client never sees it lag."""
+
+    def sink(event: Event) -> None:
+        if event["type"] == "metadata":
+            meta = event["metadata"]
+            if meta.get("kind") == "turn":
+                job.turn = meta.get("turn")
+                if meta.get("status") == "waiting_human":
+                    job.status = "waiting_human"
+                    broker.park(job)  # holds no worker; the decision re-enqueues it
+        elif event["type"] == "error":
+            job.error_code = event["error_code"]
+        elif event["type"] == "done":
+            code = job.error_code
+            job.status = "cancelled" if code == "CANCELLED" else "failed" if code else "done"
+            broker.save(job)
+        broker.append(job.job_id, event)
+
+    return sink
+
+
+def _every(period: float, check: Callable[[], bool]) -> Callable[[], bool]:
+    """`check`, asked at most once per `period` seconds (a remote flag costs a round trip)."""
+    last = [0.0, False]
+
+    def throttled() -> bool:
+        now = time.monotonic()
+        if not last[1] and now - float(last[0]) >= period:
+            last[0], last[1] = now, check()
+        return bool(last[1])
+
+    return throttled
+
+
+def work(app: ChatApp, broker: Broker, stop: threading.Event) -> None:
+    """Take and run jobs until `stop` is set."""
+    while not stop.is_set():
+        try:
+            job = broker.take(timeout=0.5)
+        except Exception as exc:  # noqa: BLE001 - the broker may be briefly unreachable
+            log.warning("could not take a job: %s", exc)
+            stop.wait(1.0)
+            continue
+        if job is None:
+            continue
+        try:
+            execute(app, broker, job)
+        except Exception:  # noqa: BLE001 - one job's failure must not stop the worker
+            log.exception("job %s failed outside its turn", job.job_id)
+            try:
+                broker.release(job)
+            except Exception:  # noqa: BLE001
+                log.exception("could not release job %s", job.job_id)
+
+
+class EmbeddedWorkers:
+    """Worker threads inside the API process (no Redis)."""
+
+    def __init__(self, app: ChatApp, broker: Broker, count: int) -> None:
+        self._stop = threading.Event()
+        self._threads = [
+            threading.Thread(
+                target=work, args=(app, broker, self._stop), name=f"worker-{i}", daemon=True
+            )
+            for i in range(count)
+        ]
+
+    def start(self) -> None:
+        """Start the threads."""
+        for thread in self._threads:
+            thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Ask the threads to stop after their current job."""
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout)
+
+
+def main() -> None:
+    """`python -m service.worker`: run jobs from Redis until SIGTERM or Ctrl+C."""
+    from graph.session import open_app
+    from graph.settings import load_settings
+    from service.redis_broker import RedisBroker
+    from service.settings import load_service_settings
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings = load_service_settings()
+    if not settings.redis_url:
+        raise SystemExit("REDIS_URL is not set: embedded jobs run inside `python -m service`.")
+    app = open_app(load_settings())
+    broker = RedisBroker(
+        settings.redis_url,
+        ttl_s=float(settings.event_ttl_s),
+        heartbeat_s=float(settings.heartbeat_s),
+    )
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    broker.start_heartbeat(stop, on_orphan=lambda job: _recover(app, broker, job))
+    threads = [
+        threading.Thread(target=work, args=(app, broker, stop), name=f"worker-{i}", daemon=True)
+        for i in range(settings.worker_count)
+    ]
+    for thread in threads:
+        thread.start()
+    log.info("worker %s: %d threads on %s", broker.worker_id, len(threads), settings.redis_url)
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        stop.set()
+    for thread in threads:
+        thread.join(10)
+    broker.close()
+
+
+def _recover(app: ChatApp, broker: RedisBroker, job: Job) -> None:
+    """A job whose worker died: run it again once, or end it after a second death."""
+    if job.attempts >= 2:
+        abandon(
+            app,
+            broker,
+            job,
+            "The worker running this turn stopped twice; the message is kept as an "
+            "unanswered turn. Retry it when the service is healthy.",
+        )
+    else:
+        broker.requeue(job)
+
+
+if __name__ == "__main__":
+    main()
