@@ -472,6 +472,7 @@ async def _answer(svc: Service, job: Job, after: int) -> ChatAnswer:
     tokens: list[str] = []
     turn: dict[str, Any] = {}
     error: dict[str, Any] = {}
+    request: dict[str, Any] = {}
     timeout = float(svc.settings.wait_s)
     try:
         async with asyncio.timeout(timeout):
@@ -484,9 +485,10 @@ async def _answer(svc: Service, job: Job, after: int) -> ChatAnswer:
                     error = event
                 elif event["type"] == "metadata":
                     meta = event["metadata"]
-                    if meta.get("kind") == "turn":
-                        turn = meta
                     if meta.get("kind") == "approval_request":
+                        request = meta
+                    elif meta.get("kind") == "turn" and meta.get("status") == "waiting_human":
+                        # the job is parked now (its status is saved before this event)
                         raise Refusal(
                             409,
                             "APPROVAL_PENDING",
@@ -494,8 +496,10 @@ async def _answer(svc: Service, job: Job, after: int) -> ChatAnswer:
                             "/api/sessions/{thread_id}/resume.",
                             thread_id=job.thread_id,
                             job_id=job.job_id,
-                            **_pending_fields(meta),
+                            **_pending_fields(request),
                         )
+                    elif meta.get("kind") == "turn":
+                        turn = meta
     except TimeoutError as exc:
         raise Refusal(
             504,
@@ -595,24 +599,30 @@ async def _relay(svc: Service, websocket: WebSocket, job: Job, after: int) -> No
     answer: list[str] = []
     turn: dict[str, Any] = {}
     error: dict[str, Any] = {}
+    request: dict[str, Any] = {}
     while True:
         decision: Decision | None = None
         async for event in _follow(svc, job.job_id, after):
             if event is None:
                 continue
             after = event["seq"]
-            message = _ws_message(event)
+            meta = event.get("metadata") or {}
             if event["type"] == "token":
                 answer.append(event["content"])
             elif event["type"] == "error":
                 error = event
-            elif event["type"] == "metadata" and event["metadata"].get("kind") == "turn":
-                turn = event["metadata"]
-            if message is not None:
-                await websocket.send_json(message)
-            if message is not None and message["type"] == "hitl_request":
+            elif meta.get("kind") == "approval_request":
+                request = meta
+                continue  # asked once the job is parked (the `turn` event says so)
+            elif meta.get("kind") == "turn" and meta.get("status") == "waiting_human":
+                await websocket.send_json({"type": "hitl_request", **_pending_fields(request)})
                 decision = await _ask(websocket)
                 break
+            elif meta.get("kind") == "turn":
+                turn = meta
+            message = _ws_message(event)
+            if message is not None:
+                await websocket.send_json(message)
         if decision is None:
             await websocket.send_json(
                 {
@@ -660,8 +670,6 @@ def _ws_message(event: Event) -> dict[str, Any] | None:
         return {"type": "node_start", "node": meta.get("node")}
     if meta.get("kind") == "node_end":
         return {"type": "node_end", "node": meta.get("node")}
-    if meta.get("kind") == "approval_request":
-        return {"type": "hitl_request", **_pending_fields(meta)}
     return {"type": "metadata", "metadata": meta}
 
 

@@ -11,7 +11,7 @@
   so a thread's jobs run one at a time, in order, whichever worker takes them.
 - `chat:parked:{thread_id}`: the job waiting for an approval.
 - `chat:processing:{worker_id}` and `chat:worker:{worker_id}`: what a worker has taken, and
-  its heartbeat; a worker whose heartbeat expires has its jobs taken back.
+  its heartbeat; the jobs of a dead worker are taken back (see `_dead`).
 """
 
 from __future__ import annotations
@@ -34,6 +34,28 @@ from service.jobs import FINISHED, Job
 log = logging.getLogger(__name__)
 
 JOBS = "chat:jobs"
+SILENT_BEATS = 5
+"""A worker on another host that misses this many heartbeats is taken for dead."""
+
+
+def _dead(owner: str, store: Any) -> bool:
+    """Whether the worker `owner` (host:pid:nonce) is gone.
+
+    On this host the process table answers at once (a busy worker that is slow to beat is
+    not dead; a killed one is noticed at the next beat); elsewhere, its heartbeat expiring.
+    """
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host == socket.gethostname() and pid.isdigit():
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        return False
+    return not store.exists(f"chat:worker:{owner}")
+
 
 # Queue a job behind its thread's line; only the head of a line waits in chat:jobs.
 _SUBMIT = """
@@ -74,7 +96,7 @@ class RedisBroker:
         self.url = url
         self.ttl_s = int(ttl_s)
         self.heartbeat_s = heartbeat_s
-        self.worker_id = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         # Typed Any: redis-py's return types are unions of sync and async forms.
         self._redis: Any = redis.Redis.from_url(url, decode_responses=True)
         self._async: Any = None
@@ -215,7 +237,9 @@ class RedisBroker:
             while not stop.is_set():
                 try:
                     self._redis.set(
-                        f"chat:worker:{self.worker_id}", "1", px=int(self.heartbeat_s * 3000)
+                        f"chat:worker:{self.worker_id}",
+                        "1",
+                        px=int(self.heartbeat_s * 1000 * SILENT_BEATS),
                     )
                     self.reclaim(on_orphan)
                 except Exception as exc:  # noqa: BLE001 - try again next beat
@@ -231,7 +255,7 @@ class RedisBroker:
         count = 0
         for key in self._redis.scan_iter(match="chat:processing:*"):
             owner = str(key).removeprefix("chat:processing:")
-            if owner == self.worker_id or self._redis.exists(f"chat:worker:{owner}"):
+            if owner == self.worker_id or not _dead(owner, self._redis):
                 continue
             # Move each item to our own list first: if we die too, the next reaper has it.
             while (raw := self._redis.lmove(key, self._processing(), "LEFT", "RIGHT")) is not None:

@@ -38,7 +38,8 @@ class ServiceSettings:
     heartbeat_s: str = env_field(
         "WORKER_HEARTBEAT_S",
         "1",
-        "How often a worker says it is alive; one silent for 3 beats is taken for dead.",
+        "How often a worker says it is alive and looks for dead ones (a worker on another "
+        "host silent for 5 beats is dead; on this host the process table tells at once).",
     )
     wait_s: str = env_field(
         "CHAT_WAIT_S", "300", "How long POST /chat and resume wait for the turn to end."

@@ -2,8 +2,7 @@
 
 Embedded (the default), `EmbeddedWorkers` runs them as threads of the API process. With
 `REDIS_URL`, `uv run python -m service.worker` runs them as separate processes: each says
-it is alive every `WORKER_HEARTBEAT_S`, and takes back the jobs of a worker that went
-silent. Such a job runs again once (a `restarted` event, then the new answer); a job whose
+it is alive every `WORKER_HEARTBEAT_S`, and takes back the jobs of a worker that died. Such a job runs again once (a `restarted` event, then the new answer); a job whose
 second worker dies too ends with `error` -> `done`, its message kept as an unanswered turn.
 """
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import threading
-from functools import lru_cache
 from typing import Any
 
 _KEEP_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "SH", "SL", "XR", "VV", "VA"})
@@ -43,11 +42,21 @@ _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
 _HANGUL = re.compile(r"^[가-힣]+$")
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    import snowballstemmer
+_local = threading.local()
 
-    return snowballstemmer.stemmer("english")
+
+def _stemmer() -> Any:
+    """This thread's English stemmer.
+
+    A Snowball stemmer keeps the word it works on in the object, so two threads sharing
+    one corrupt each other's words (IndexError in a turn).
+    """
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        import snowballstemmer
+
+        stemmer = _local.stemmer = snowballstemmer.stemmer("english")
+    return stemmer
 
 
 def _analyzer() -> Any:

@@ -141,3 +141,16 @@ def test_english_words_before_a_period_stay_whole() -> None:
     # Kiwi cuts some of them ("detail." -> "det" + "ail."); the tokenizer joins them back
     assert tokens("Some detail. Tell me about apples.") == ["detail", "appl"]
     assert tokens("재택근무는 주 2일이고 details are in the portal.")[-2:] == ["detail", "portal"]
+
+
+def test_english_stemming_is_safe_across_threads() -> None:
+    """Worker threads stem at once (the service runs turns in parallel)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from graph.retrieval.tokenize import stem_english
+
+    words = ["relationships", "organizational", "hopefully", "generalization", "conditional"]
+    expected = [stem_english(w) for w in words]
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: [stem_english(w) for w in words * 200], range(16)))
+    assert all(r == expected * 200 for r in results)

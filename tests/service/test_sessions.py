@@ -1,0 +1,174 @@
+"""Seed 004's REST and WebSocket API against a real service process: /chat, 409 -> resume
+(approve, reject, edit), sessions, checkpoints, and the same over a WebSocket."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from websockets.sync.client import connect
+
+from tests.service.conftest import Service, start_service
+
+CODE = "이 코드 실행해줘\n```python\nprint(6*7)\n```"
+
+
+def _paused(client, thread: str) -> dict:
+    paused = client.post("/chat", json={"message": CODE, "thread_id": thread})
+    assert paused.status_code == 409, paused.text
+    body = paused.json()
+    assert body["code"] == "APPROVAL_PENDING" and body["tool"] == "python_repl"
+    assert body["args"] == {"code": "print(6*7)"} and body["tool_call_id"]
+    return body
+
+
+def test_chat_answers_in_the_response(service: Service) -> None:
+    with service.client() as client:
+        first = client.post("/chat", json={"message": "제 이름은 민지예요", "thread_id": "t-rest"})
+        assert first.status_code == 200, first.text
+        body = first.json()
+        assert body["thread_id"] == "t-rest" and body["turn"] == 1 and body["answer"]
+        second = client.post(
+            "/chat", json={"message": "What is 15% of 2400?", "thread_id": "t-rest"}
+        )
+        assert second.json()["turn"] == 2 and "360" in second.json()["answer"]
+
+
+def test_approve_runs_the_call_once_and_answers(service: Service) -> None:
+    with service.client() as client:
+        pending = _paused(client, "t-approve")
+        assert client.get("/api/sessions/t-approve").json()["status"] == "waiting_human"
+        # another message meanwhile is refused, saying why
+        again = client.post("/chat", json={"message": "hello?", "thread_id": "t-approve"})
+        assert again.status_code == 409 and again.json()["code"] == "APPROVAL_PENDING"
+        wrong = client.post(
+            "/api/sessions/t-approve/resume", json={"approve": True, "tool_call_id": "call_other"}
+        )
+        assert wrong.status_code == 409 and wrong.json()["code"] == "APPROVAL_MISMATCH"
+        done = client.post(
+            "/api/sessions/t-approve/resume",
+            json={"approve": True, "tool_call_id": pending["tool_call_id"]},
+        )
+        assert done.status_code == 200, done.text
+        assert "42" in done.json()["answer"] and done.json()["job_id"] == pending["job_id"]
+        # the parked job went on under its own id: its stream holds the whole turn
+        status = client.get(f"/chat/status/{pending['job_id']}").json()
+        assert status["status"] == "done" and status["turn"] == 1
+        nothing = client.post("/api/sessions/t-approve/resume", json={"approve": True})
+        assert nothing.status_code == 409 and nothing.json()["code"] == "NOTHING_PENDING"
+        assert client.get("/api/sessions/t-approve").json()["status"] == "completed"
+
+
+def test_reject_and_edit(service: Service) -> None:
+    with service.client() as client:
+        _paused(client, "t-reject")
+        refused = client.post("/api/sessions/t-reject/resume", json={"approve": False})
+        assert refused.status_code == 200 and "42" not in refused.json()["answer"]
+        _paused(client, "t-edit")
+        edited = client.post(
+            "/api/sessions/t-edit/resume", json={"response": {"code": "print('EDITED')"}}
+        )
+        assert edited.status_code == 200 and "EDITED" in edited.json()["answer"]
+        assert "42" not in edited.json()["answer"]
+        both = client.post("/api/sessions/t-edit/resume", json={"approve": True, "response": {}})
+        assert both.status_code == 422 and "exactly one" in both.json()["message"]
+
+
+def test_sessions_list_read_patch_checkpoints_delete(service: Service) -> None:
+    with service.client() as client:
+        for text in ["회의는 3시", "장소는 본관", "발표자는 지수", "정리해 줘"]:
+            assert (
+                client.post("/chat", json={"message": text, "thread_id": "t-s"}).status_code == 200
+            )
+        listed = client.get("/api/sessions").json()
+        assert [s["thread_id"] for s in listed] == ["t-s"]
+        session = client.get("/api/sessions/t-s").json()
+        assert session["status"] == "completed" and session["turn_count"] == 4
+        assert session["compression_rate"] == 0.3 and session["strategy"] == "three_turn"
+        entry = session["summary_history"][0]
+        assert set(entry) == {
+            "thread_id",
+            "turns",
+            "turn_length",
+            "original_chars",
+            "summary_chars",
+            "compression_rate",
+            "summary",
+        }
+        stats = session["statistics"]
+        assert stats["count"] == 1 and stats["original"] == entry["original_chars"]
+        assert stats["last_context"]["turn"] == 4
+        patched = client.patch(
+            "/api/sessions/t-s",
+            json={"compression_rate": 0.1, "strategy": "recursive", "title": "회의 준비"},
+        )
+        assert patched.status_code == 200
+        assert (
+            patched.json()["compression_rate"],
+            patched.json()["strategy"],
+            patched.json()["title"],
+        ) == (0.1, "recursive", "회의 준비")
+        assert client.patch("/api/sessions/t-s", json={"compression_rate": 0.05}).status_code == 422
+        assert client.patch("/api/sessions/t-s", json={"title": ""}).status_code == 422
+        checkpoints = client.get("/api/sessions/t-s/checkpoints").json()
+        assert checkpoints and checkpoints[0]["turn"] == 4
+        assert {"checkpoint_id", "parent_id", "time", "step", "node", "turn", "metadata"} <= set(
+            checkpoints[0]
+        )
+        assert client.get("/api/sessions/nope").status_code == 404
+        assert client.delete("/api/sessions/t-s").status_code == 204
+        assert client.get("/api/sessions/t-s").status_code == 404
+        assert client.get("/api/sessions").json() == []
+
+
+def test_websocket_conversation_with_an_approval(service: Service) -> None:
+    url = service.url.replace("http", "ws") + "/ws/t-ws"
+    with connect(url) as ws:
+        assert json.loads(ws.recv()) == {"type": "connected", "thread_id": "t-ws"}
+        ws.send(json.dumps({"type": "message", "content": "What is 15% of 2400?"}))
+        seen = []
+        while True:
+            message = json.loads(ws.recv(timeout=60))
+            seen.append(message)
+            if message["type"] == "final":
+                break
+        kinds = [m["type"] for m in seen]
+        assert kinds[0] == "node_start" and "node_end" in kinds and "token" in kinds
+        final = seen[-1]
+        assert "360" in final["content"] and final["turn"] == 1 and final["error_code"] is None
+        assert final["content"] == "".join(m["content"] for m in seen if m["type"] == "token")
+
+        ws.send(json.dumps({"type": "message", "content": CODE}))
+        while (message := json.loads(ws.recv(timeout=60)))["type"] != "hitl_request":
+            pass
+        assert message["tool"] == "python_repl" and message["args"] == {"code": "print(6*7)"}
+        ws.send(json.dumps({"type": "chat", "content": "?"}))  # not a decision: told so
+        assert json.loads(ws.recv(timeout=30))["code"] == "INVALID_REQUEST"
+        ws.send(
+            json.dumps(
+                {"type": "human_response", "approve": True, "tool_call_id": message["tool_call_id"]}
+            )
+        )
+        while (message := json.loads(ws.recv(timeout=60)))["type"] != "final":
+            pass
+        assert "42" in message["content"] and message["turn"] == 2
+
+        ws.send(json.dumps({"type": "message", "content": "   "}))
+        refused = json.loads(ws.recv(timeout=30))
+        assert refused["type"] == "error" and refused["code"] == "INVALID_REQUEST"
+
+
+def test_websocket_needs_the_token_when_set(tmp_path: Path) -> None:
+    svc = start_service(tmp_path, API_TOKEN="tok-123")
+    try:
+        base = svc.url.replace("http", "ws")
+        try:
+            with connect(f"{base}/ws/t1") as ws:
+                ws.recv(timeout=10)
+            raise AssertionError("connected without a token")
+        except Exception as exc:  # noqa: BLE001 - closed with 1008 or refused
+            assert "1008" in str(exc) or "403" in str(exc)
+        with connect(f"{base}/ws/t1", additional_headers={"Authorization": "Bearer tok-123"}) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "connected"
+    finally:
+        svc.proc.stop()
