@@ -273,6 +273,7 @@ def main() -> None:
             on_unpin=on_unpin,
             probe_key=probe_key,
             safeguard=view.state.get("safeguard"),
+            candidates=view.state.get("candidates", []),
         )
 
 

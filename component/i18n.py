@@ -112,6 +112,23 @@ _STRINGS: dict[str, dict[str, str]] = {
     "tools": {"ko": "🧰 도구", "en": "🧰 Tools"},
     "language": {"ko": "언어", "en": "Language"},
     "input": {"ko": "메시지를 입력하세요", "en": "Type a message"},
+    "candidates": {"ko": "🗳️ 답변 후보 ({n}개)", "en": "🗳️ Answer candidates ({n})"},
+    "candidates_rule": {
+        "ko": "점수 = 0.6 × 질문 단어 포함률 + 0.4 × 맥락에 있는 숫자 비율 − 0.2 (20자 미만). "
+        "가장 높은 후보를 골라 보여 줍니다. 도구를 부르는 단계는 후보 하나만 씁니다.",
+        "en": "score = 0.6 × share of the question's words in the answer + 0.4 × share of its "
+        "numbers found in the context − 0.2 (under 20 characters). The highest is shown; a "
+        "step that calls tools uses one candidate.",
+    },
+    "candidate_item": {
+        "ko": "후보 {i}: 점수 {score}, {chars}자",
+        "en": "Candidate {i}: score {score}, {chars} characters",
+    },
+    "candidate_tools": {
+        "ko": "후보 {i}: 도구 호출 ({tools})",
+        "en": "Candidate {i}: calls {tools}",
+    },
+    "candidate_failed": {"ko": "후보 {i}: 실패", "en": "Candidate {i}: failed"},
     "step_tool": {"ko": "🔧 `{tool}` 도구를 부르는 중…", "en": "🔧 calling `{tool}`…"},
     "step_summary": {"ko": "📝 {turns}번째 턴을 요약했습니다", "en": "📝 summarized turns {turns}"},
     "empty": {

@@ -164,6 +164,35 @@ def render_recalled(recalled: Sequence[Mapping[str, Any]], lang: str) -> None:
             st.text(str(item["text"]))
 
 
+def render_candidates(candidates: Sequence[Mapping[str, Any]], lang: str) -> None:
+    """ANSWER_CANDIDATES above 1: the last answer step's candidates, scores, the one kept."""
+    if not candidates:
+        return
+    with st.expander(t("candidates", lang, n=len(candidates))):
+        st.caption(t("candidates_rule", lang))
+        for item in candidates:
+            mark = "✅ " if item.get("chosen") else ""
+            if item.get("error"):
+                head = t("candidate_failed", lang, i=int(item["index"]) + 1)
+            elif item.get("tool_calls"):
+                head = t(
+                    "candidate_tools",
+                    lang,
+                    i=int(item["index"]) + 1,
+                    tools=", ".join(str(x) for x in item["tool_calls"]),
+                )
+            else:
+                head = t(
+                    "candidate_item",
+                    lang,
+                    i=int(item["index"]) + 1,
+                    score=f"{float(item.get('score', 0)):.2f}",
+                    chars=int(item.get("chars", 0)),
+                )
+            st.markdown(f"{mark}**{head}**")
+            st.text(str(item.get("error") or item.get("preview") or ""))
+
+
 def render_window(window: Sequence[str], lang: str) -> None:
     """Sliding window: its summaries, oldest first."""
     st.markdown(f"**{t('window', lang)}**")
@@ -360,6 +389,7 @@ def render_summary_panel(
     on_unpin: Callable[[str], None] | None = None,
     probe_key: str | None = None,
     safeguard: Mapping[str, Any] | None = None,
+    candidates: Sequence[Mapping[str, Any]] = (),
 ) -> None:
     """The whole right-hand panel of the chat tab."""
     st.subheader(t("panel", lang))
@@ -394,6 +424,7 @@ def render_summary_panel(
         )
     render_stats(history, lang)
     render_recalled(recalled, lang)
+    render_candidates(candidates, lang)
     render_next_context(next_messages, next_chars, summarize_first, lang, probe_key)
     render_chart(context_log, lang)
     render_comparison(comparison, lang, on_compare)

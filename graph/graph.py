@@ -92,6 +92,7 @@ def build_graph(
             archive,
             check_finish=reports_finish,
             mask_pii=reports_finish and settings.masks_pii,
+            candidates=settings.candidate_count,
         ),
     )
     builder.add_node("tool_node", make_tool_node(tools, approval_required, archive))

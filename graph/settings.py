@@ -61,6 +61,12 @@ class Settings:
     max_tool_rounds: str = _env(
         "MAX_TOOL_ROUNDS", "5", "Model -> tool rounds allowed in one turn before the fallback."
     )
+    answer_candidates: str = _env(
+        "ANSWER_CANDIDATES",
+        "1",
+        "1 (off), 2 or 3: answers asked of the model at once for each answer step; the best "
+        "by `graph.nodes.candidates.score` is kept and streamed (seed 001).",
+    )
     timezone: str = _env("APP_TIMEZONE", "Asia/Seoul", "Default IANA zone of the time tool.")
     language: str = _env("APP_LANGUAGE", "ko", "Interface language: ko or en.")
     files_dir: str = _env("FILES_DIR", "data", "The only folder read_file may read.")
@@ -153,6 +159,14 @@ class Settings:
     def tool_round_limit(self) -> int:
         """Maximum model -> tool rounds in one turn."""
         return self._int("max_tool_rounds")
+
+    @property
+    def candidate_count(self) -> int:
+        """ANSWER_CANDIDATES, checked to be 1, 2 or 3."""
+        value = self._int("answer_candidates")
+        if value not in (1, 2, 3):
+            raise ValueError(f"ANSWER_CANDIDATES must be 1, 2 or 3, got {value}")
+        return value
 
     @property
     def timeout_s(self) -> float:

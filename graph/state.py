@@ -81,6 +81,9 @@ class ChatState(TypedDict, total=False):
     """Why the router chose that route."""
     retrieved: list[dict[str, Any]]
     """Passages retrieved for the current turn: source, heading, score, text."""
+    candidates: list[dict[str, Any]]
+    """ANSWER_CANDIDATES above 1: the last model step's candidates: index, score, chosen,
+    chars, preview, tool_calls, error (see `graph.nodes.candidates`)."""
     recalled: list[dict[str, Any]]
     """Archived turns recalled for the current turn: turn, time, score, terms, text."""
     pinned: list[dict[str, Any]]

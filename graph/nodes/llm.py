@@ -7,16 +7,20 @@ the turn with a short apology naming an `ErrorCode`; the user's message is kept.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_stream_writer
+from langgraph.constants import TAG_NOSTREAM
 from langgraph.errors import GraphBubbleUp
 
 from graph.context import ContextStats, Extras, context_chars, message_chars, system_prompt
 from graph.errors import ErrorCode, error_record
 from graph.memory import state_extras, strategy_context
+from graph.nodes import candidates as candidate_rule
 from graph.nodes.base import Node
 from graph.safeguard import mask_message, unmask_message
 from graph.state import ChatState
@@ -117,6 +121,7 @@ def make_llm_node(
     archive: Archive | None = None,
     check_finish: bool = False,
     mask_pii: bool = False,
+    candidates: int = 1,
 ) -> Node:
     """llm_node: build the context, call the model; on any failure answer with the fallback.
 
@@ -124,7 +129,8 @@ def make_llm_node(
     servers), a cut-off, unfinished or empty reply is a failure too (see `check_output`).
     With `mask_pii` (a model outside the machine), phone numbers, e-mail addresses, resident
     registration and card numbers are replaced by placeholders in everything sent, and put
-    back in the reply (see `graph.safeguard`).
+    back in the reply (see `graph.safeguard`). With `candidates` above 1, each step asks for
+    that many answers at once and keeps the best (see `graph.nodes.candidates`).
     """
 
     def llm_node(state: ChatState) -> dict[str, Any]:
@@ -135,6 +141,7 @@ def make_llm_node(
         context = strategy_context(state, state_extras(state, _documents(state)))
         errors = list(state.get("errors", []))
         response: AIMessage
+        candidate_records: list[dict[str, Any]] = []
         if rounds >= max_tool_rounds:
             code = ErrorCode.TOOL_LOOP_LIMIT
             errors.append(error_record(turn, "llm_node", code, f"{rounds} tool rounds"))
@@ -143,15 +150,25 @@ def make_llm_node(
             try:
                 mapping: dict[str, str] = {}
                 sent = [mask_message(m, mapping) for m in context] if mask_pii else context
-                reply = model.invoke(sent)
-                if not isinstance(reply, AIMessage):
-                    raise TypeError(f"model returned {type(reply).__name__}")
-                reply = unmask_message(reply, mapping)
-                if check_finish:
-                    check_output(reply)
-                if reply.invalid_tool_calls and not reply.tool_calls:
-                    raise ValueError(f"malformed tool call: {reply.invalid_tool_calls[0]}")
-                response = reply
+
+                def ask(config: RunnableConfig | None = None) -> AIMessage:
+                    reply = model.invoke(sent, config)
+                    if not isinstance(reply, AIMessage):
+                        raise TypeError(f"model returned {type(reply).__name__}")
+                    reply = unmask_message(reply, mapping)
+                    if check_finish:
+                        check_output(reply)
+                    if reply.invalid_tool_calls and not reply.tool_calls:
+                        raise ValueError(f"malformed tool call: {reply.invalid_tool_calls[0]}")
+                    return reply
+
+                if candidates > 1:
+                    best, candidate_records, failure = _best_of(ask, candidates, current, context)
+                    if best is None:  # no quorum: every candidate failed
+                        raise failure or RuntimeError("no candidate answered")
+                    response = best
+                else:
+                    response = ask()
             except GraphBubbleUp:
                 raise
             except Exception as exc:  # noqa: BLE001 - the turn must end with an answer
@@ -172,6 +189,8 @@ def make_llm_node(
         if archive is not None:
             record_context_stats(archive, state.get("session_id", ""), stats.as_dict())
         update: dict[str, Any] = {"messages": [response], "last_context": stats.as_dict()}
+        if candidates > 1:
+            update["candidates"] = candidate_records
         if not response.tool_calls:
             update["transcript_chars"] = prior + sum(message_chars(m) for m in [*current, response])
         if len(errors) != len(state.get("errors", [])):
@@ -179,6 +198,33 @@ def make_llm_node(
         return update
 
     return llm_node
+
+
+def _best_of(
+    ask: Callable[[RunnableConfig | None], AIMessage],
+    count: int,
+    current: list[BaseMessage],
+    context: list[BaseMessage],
+) -> tuple[AIMessage | None, list[dict[str, Any]], BaseException | None]:
+    """Fan out `count` candidates (not streamed), fan in, stream the chosen answer.
+
+    Returns the chosen reply (None when every candidate failed), every candidate's record,
+    and the first failure.
+    """
+    found = candidate_rule.fan_out(lambda: ask({"tags": [TAG_NOSTREAM]}), count)
+    question = next((content_text(m) for m in current if isinstance(m, HumanMessage)), "")
+    chosen = candidate_rule.fan_in(found, question, context)
+    records = candidate_rule.records(found, chosen)
+    failure = next((c.error for c in found if c.error is not None), None)
+    if chosen is None or chosen.reply is None:
+        return None, records, failure
+    reply = chosen.reply
+    if not reply.tool_calls:
+        write = get_stream_writer()
+        for piece in candidate_rule.pieces(content_text(reply)):
+            write({"token": piece})
+        reply.response_metadata["candidate"] = chosen.index  # streamed: not again
+    return reply, records, failure
 
 
 def _documents(state: ChatState) -> str:

@@ -24,6 +24,7 @@ MetadataKind = Literal[
     "tool_result",  # a tool answered: tool_call_id, tool, content, status
     "approval_request",  # a tool waits for the user's decision: tool, args, tool_call_id
     "summary",  # a summary was made this turn: the summary_history entry
+    "candidates",  # ANSWER_CANDIDATES > 1: the step's candidates with scores, one chosen
     "restarted",  # the job's worker died; another one runs the turn again
     "turn",  # the turn's outcome: thread_id, turn, route, summarized, context size, ...
 ]

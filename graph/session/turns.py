@@ -285,7 +285,7 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
             parts: Any = app.graph.stream(
                 payload,
                 config,
-                stream_mode=["messages", "updates", "tasks"] if events else ["updates"],
+                stream_mode=["messages", "updates", "tasks", "custom"] if events else ["updates"],
                 durability="exit",
             )
             try:
@@ -296,10 +296,15 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
                         piece, meta = chunk
                         # chunks as the model writes them; a whole message from a model
                         # that does not stream, or the node's own apology
-                        if meta.get("langgraph_node") == "llm_node" and isinstance(
-                            piece, AIMessage
+                        if (
+                            meta.get("langgraph_node") == "llm_node"
+                            and isinstance(piece, AIMessage)
+                            and "candidate" not in piece.response_metadata
                         ):
                             events.token(content_text(piece))
+                    elif mode == "custom":
+                        if isinstance(chunk, dict) and chunk.get("token"):
+                            events.token(str(chunk["token"]))  # a chosen candidate
                     elif mode == "tasks":
                         started = "input" in chunk
                         events.metadata(
@@ -356,6 +361,8 @@ def report_update(events: TurnEvents, chunk: dict[str, Any]) -> None:
                     content=content_text(msg)[:TOOL_RESULT_CHARS],
                     status=msg.status,
                 )
+        if node == "llm_node" and update.get("candidates"):
+            events.metadata("candidates", items=_plain(update["candidates"]))
         if node == "summary_node" and update.get("summary_history"):
             events.metadata("summary", **_plain(update["summary_history"][-1]))
 
@@ -364,11 +371,11 @@ TOOL_RESULT_CHARS = 2_000
 """A tool result's characters in its event (the state keeps all of it)."""
 
 
-def _plain(value: dict[str, Any]) -> dict[str, Any]:
+def _plain(value: Any) -> Any:
     """A JSON-safe copy (an event crosses processes as JSON)."""
     import json
 
-    return dict(json.loads(json.dumps(value, default=str, ensure_ascii=False)))
+    return json.loads(json.dumps(value, default=str, ensure_ascii=False))
 
 
 def _after_cancel(app: ChatApp, thread_id: str, payload: Any) -> TurnOutcome:
