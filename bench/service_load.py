@@ -10,7 +10,8 @@ interleaved repeats within one run:
   SSE stream;
 - `redis`: the same API with REDIS_URL, a real redis-server and 2 `service.worker` processes.
 
-It prints turns/s, p50/p95 time to first token (the first non-empty token that the stored
+A warm-up round of each mode comes first and is not counted. It prints turns/s, p50/p95
+time to first token (the first non-empty token that the stored
 answer starts with) and to `done`, errors, and lost turns (turns missing or unanswered in
 the database afterwards), then the embedded/direct ratio of p95 time to first token.
 """
@@ -268,7 +269,9 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, nargs="+", default=[20, 100])
     parser.add_argument("--turns", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=4, help="embedded worker threads")
+    parser.add_argument(
+        "--workers", default="auto", help="SERVICE_WORKERS of the API and of each worker"
+    )
     parser.add_argument("--no-redis", action="store_true")
     args = parser.parse_args()
 
@@ -284,12 +287,12 @@ def main() -> None:
         procs.append(
             _start(
                 [sys.executable, "-m", "service"],
-                _env(db_embedded, PORT=str(port), SERVICE_WORKERS=str(args.workers)),
+                _env(db_embedded, PORT=str(port), SERVICE_WORKERS=args.workers),
                 tmp / "embedded.log",
             )
         )
         modes = ["direct", "embedded"]
-        redis_url = ""
+        redis_url = redis_api = ""
         if not args.no_redis and shutil.which("redis-server"):
             rport = free_port()
             procs.append(
@@ -305,7 +308,7 @@ def main() -> None:
                 db_redis,
                 PORT=str(aport),
                 REDIS_URL=redis_url,
-                SERVICE_WORKERS=str(max(1, args.workers // 2)),
+                SERVICE_WORKERS=args.workers,
             )
             procs.append(_start([sys.executable, "-m", "service"], renv, tmp / "api-redis.log"))
             for w in range(2):
@@ -318,6 +321,15 @@ def main() -> None:
         _wait_http(embedded_url)
         time.sleep(3)  # workers finish loading
         offset = 0
+        # warm-up, not counted: each process loads Kiwi, the index and the code paths once
+        for mode in modes:
+            if mode == "direct":
+                run_direct(db_direct, 4, 2, offset)
+            else:
+                url = embedded_url if mode == "embedded" else redis_api
+                db = db_embedded if mode == "embedded" else db_redis
+                run_api(url, db, mode, 4, 2, offset)
+            offset += 4
         for repeat in range(args.repeats):
             for n in args.conversations:
                 for mode in modes:

@@ -12,7 +12,7 @@ import asyncio
 import hmac
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,6 +23,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graph.errors import InputError
 from graph.memory.stats import summary_stats
@@ -113,7 +114,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        chat = await run_in_threadpool(open_app, chat_settings or load_settings())
+        chat_config = chat_settings or load_settings()
+        chat = await run_in_threadpool(open_app, chat_config)
         broker: Broker
         workers = None
         if config.redis_url:
@@ -122,7 +124,7 @@ def create_app(
             broker = RedisBroker(config.redis_url, ttl_s=float(config.event_ttl_s))
         else:
             broker = LocalBroker(ttl_s=float(config.event_ttl_s))
-            workers = EmbeddedWorkers(chat, broker, config.worker_count)
+            workers = EmbeddedWorkers(chat, broker, config.worker_count(chat_config))
             workers.start()
         holder["service"] = Service(config, chat, broker, workers)
         try:
@@ -174,12 +176,15 @@ def create_app(
 
         async def body() -> AsyncIterator[str]:
             try:
-                async for event in _follow(svc, job_id, after):
-                    if event is None:
-                        yield ": keepalive\n\n"
-                        continue
-                    data = json.dumps(event, ensure_ascii=False)
-                    yield f"id: {event['seq']}\ndata: {data}\n\n"
+                async for batch in _batches(svc, job_id, after):
+                    # what has come since the last write goes out in one write
+                    yield (
+                        "".join(
+                            f"id: {e['seq']}\ndata: {json.dumps(e, ensure_ascii=False)}\n\n"
+                            for e in batch
+                        )
+                        or ": keepalive\n\n"
+                    )
             finally:
                 await slot.__aexit__(None, None, None)
 
@@ -451,20 +456,33 @@ def _decide(svc: Service, thread_id: str, body: Decision) -> tuple[Job, int]:
     return job, after
 
 
-async def _follow(svc: Service, job_id: str, after: int) -> AsyncIterator[Event | None]:
-    """The job's events after `after` as they come, until `done`; None on a quiet spell."""
+async def _batches(svc: Service, job_id: str, after: int) -> AsyncIterator[list[Event]]:
+    """The job's events after `after` in batches as they come, until `done`.
+
+    An empty batch stands for a quiet spell of KEEPALIVE_S.
+    """
     while True:
         found = await svc.broker.wait_events(job_id, after, KEEPALIVE_S)
         if not found:
             if await run_in_threadpool(svc.broker.job, job_id) is None:
                 return  # expired
-            yield None
+            yield []
             continue
-        for event in found:
-            after = event["seq"]
-            yield event
+        for i, event in enumerate(found):
             if event["type"] == "done":
+                yield found[: i + 1]
                 return
+        after = found[-1]["seq"]
+        yield found
+
+
+async def _follow(svc: Service, job_id: str, after: int) -> AsyncIterator[Event | None]:
+    """The job's events after `after` one by one, until `done`; None on a quiet spell."""
+    async for batch in _batches(svc, job_id, after):
+        if not batch:
+            yield None
+        for event in batch:
+            yield event
 
 
 async def _answer(svc: Service, job: Job, after: int) -> ChatAnswer:
@@ -693,23 +711,37 @@ def _add_docs(api: FastAPI) -> None:
         )
 
 
-def _add_guards(api: FastAPI, config: ServiceSettings) -> None:
-    limit = int(config.max_body_bytes)
+class BodyLimit:
+    """Refuse a request body past `limit` bytes (413) by its Content-Length.
 
-    @api.middleware("http")
-    async def body_limit(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        size = request.headers.get("content-length", "0")
-        if size.isdigit() and int(size) > limit:
-            return JSONResponse(
-                {
-                    "code": "BODY_TOO_LARGE",
-                    "message": f"The request body has {int(size):,} bytes; the limit is {limit:,}.",
-                },
-                status_code=413,
-            )
-        return await call_next(request)
+    A plain ASGI middleware: Starlette's `BaseHTTPMiddleware` would copy every streamed
+    response through a memory stream, and the event streams are most of the traffic.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, unless it says its body is too large."""
+        if scope["type"] == "http":
+            size = dict(scope["headers"]).get(b"content-length", b"0")
+            if size.isdigit() and int(size) > self.limit:
+                refusal = JSONResponse(
+                    {
+                        "code": "BODY_TOO_LARGE",
+                        "message": f"The request body has {int(size):,} bytes; the limit is "
+                        f"{self.limit:,}.",
+                    },
+                    status_code=413,
+                )
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _add_guards(api: FastAPI, config: ServiceSettings) -> None:
+    api.add_middleware(BodyLimit, limit=int(config.max_body_bytes))
 
     @api.exception_handler(Refusal)
     async def refused(_: Request, exc: Refusal) -> JSONResponse:

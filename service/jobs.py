@@ -64,6 +64,9 @@ class Job:
 class Broker(Protocol):
     """Where jobs wait, where their events are kept, and how workers take them."""
 
+    recovers: bool
+    """Whether a job can outlive its worker (then a worker notes what it found saved)."""
+
     def submit(self, job: Job) -> None:
         """Queue a job behind the thread's earlier jobs (a parked job goes on)."""
 
@@ -115,6 +118,8 @@ class Broker(Protocol):
 
 class LocalBroker:
     """Jobs and events in this process: a queue of threads with work, one job each at a time."""
+
+    recovers = False
 
     def __init__(self, ttl_s: float = 3600.0) -> None:
         self._ttl_s = ttl_s

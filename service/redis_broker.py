@@ -92,6 +92,8 @@ def _payload(job: Job) -> str:
 class RedisBroker:
     """The broker of `service.jobs`, kept in Redis."""
 
+    recovers = True
+
     def __init__(self, url: str, ttl_s: float = 3600.0, heartbeat_s: float = 1.0) -> None:
         self.url = url
         self.ttl_s = int(ttl_s)

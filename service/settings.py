@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from graph.settings import env_field, from_env
+from graph.settings import Settings, env_field, from_env
+
+NETWORK_BOUND_WORKERS = 16
+"""Worker threads per process for `auto` when a model server answers."""
 
 
 @dataclass(frozen=True)
@@ -24,7 +28,12 @@ class ServiceSettings:
         "`python -m service.worker` processes.",
     )
     workers: str = env_field(
-        "SERVICE_WORKERS", "4", "Turns run at once: per API process when embedded, per worker."
+        "SERVICE_WORKERS",
+        "auto",
+        "Turns run at once, per API process when embedded, per worker process with Redis. "
+        "auto: the number of CPUs for the offline engine (its turns are computation, and "
+        "more threads only contend for the interpreter), 16 with a model server (its turns "
+        "mostly wait for the network).",
     )
     max_streams: str = env_field(
         "MAX_OPEN_STREAMS", "256", "Open event streams (SSE and WebSocket) per API process."
@@ -45,9 +54,12 @@ class ServiceSettings:
         "CHAT_WAIT_S", "300", "How long POST /chat and resume wait for the turn to end."
     )
 
-    @property
-    def worker_count(self) -> int:
-        """SERVICE_WORKERS as a number of at least 1."""
+    def worker_count(self, chat: Settings) -> int:
+        """SERVICE_WORKERS as a number of at least 1 (`auto` as documented above)."""
+        if self.workers == "auto":
+            if chat.resolved_provider == "offline":
+                return max(1, os.cpu_count() or 1)
+            return NETWORK_BOUND_WORKERS
         return max(1, int(self.workers))
 
     @property

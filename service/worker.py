@@ -44,7 +44,7 @@ def execute(app: ChatApp, broker: Broker, job: Job) -> None:
     if job.attempts > 1:
         events.metadata("restarted", attempt=job.attempts, reason="the worker running it stopped")
     job.status = "running"
-    if job.turn_before is None:
+    if job.turn_before is None and broker.recovers:  # only a re-run needs it
         job.turn_before = _turn_count(app, job.thread_id)
     elif job.attempts > 1 and request.kind == "message":
         rerun = _rerun(app, job, request)
@@ -206,7 +206,8 @@ def main() -> None:
     settings = load_service_settings()
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set: embedded jobs run inside `python -m service`.")
-    app = open_app(load_settings())
+    chat_settings = load_settings()
+    app = open_app(chat_settings)
     broker = RedisBroker(
         settings.redis_url,
         ttl_s=float(settings.event_ttl_s),
@@ -217,7 +218,7 @@ def main() -> None:
     broker.start_heartbeat(stop, on_orphan=lambda job: _recover(app, broker, job))
     threads = [
         threading.Thread(target=work, args=(app, broker, stop), name=f"worker-{i}", daemon=True)
-        for i in range(settings.worker_count)
+        for i in range(settings.worker_count(chat_settings))
     ]
     for thread in threads:
         thread.start()
