@@ -19,9 +19,8 @@ from typing import Any, Literal
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -140,18 +139,17 @@ def create_app(
     async def authorized(authorization: str = Header(default="")) -> None:
         _check_token(config, authorization)
 
-    api = FastAPI(
+    # fastapi-offline serves Swagger UI and ReDoc from its own files (FastAPI's default
+    # pages load them from a CDN, which a machine with no internet cannot reach)
+    api = FastAPIOffline(
         title="Context chat service",
         description=(
             "The chat that summarizes itself as it grows, without a browser: jobs with an SSE "
             "event stream (seed 001), sessions, approvals and a WebSocket (seed 004)."
         ),
         version="1.0",
-        docs_url=None,
-        redoc_url=None,
         lifespan=lifespan,
     )
-    _add_docs(api)
     _add_guards(api, config)
     guarded = [Depends(authorized)]
 
@@ -692,23 +690,6 @@ def _ws_message(event: Event) -> dict[str, Any] | None:
 
 
 # ---- docs, guards and error bodies
-
-
-def _add_docs(api: FastAPI) -> None:
-    """Swagger UI from the installed swagger-ui-bundle: /docs renders with no internet."""
-    import swagger_ui_bundle
-
-    api.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), "docs")
-
-    @api.get("/docs", include_in_schema=False)
-    def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="Context chat service",
-            swagger_js_url="/docs-assets/swagger-ui-bundle.js",
-            swagger_css_url="/docs-assets/swagger-ui.css",
-            swagger_favicon_url="/docs-assets/favicon-32x32.png",
-        )
 
 
 class BodyLimit:

@@ -59,9 +59,14 @@ def test_jobs_run_on_worker_processes_under_seed_keys(
         assert store.type(key) == "stream" and store.ttl(key) > 0
         assert store.xrange(key)[0][0] == "0-1"
         assert store.llen("chat:jobs") == 0
-        # reconnecting reads from Redis, from any point
+        # reconnecting reads from Redis, from any point, through any API process
         whole = sse(client, jobs[1]["job_id"])
         assert sse(client, jobs[1]["job_id"], last_event_id=3) == whole[3:]
+        other = start_service(tmp_path, name="api2", REDIS_URL=redis_url, SERVICE_WORKERS="2")
+        redis_service.extra.append(other.proc)
+        with other.client() as second:
+            assert sse(second, jobs[1]["job_id"], last_event_id=3) == whole[3:]
+            assert second.get(f"/chat/status/{jobs[1]['job_id']}").json()["status"] == "done"
     for thread in ("t-a", "t-b"):
         said = [str(m[0].content) for _, m in _saved(tmp_path, thread).turns]
         assert said == [f"{thread} 메시지 {i}" for i in range(3)]
@@ -182,3 +187,22 @@ def test_a_job_whose_second_worker_dies_ends_unanswered(
     view = _saved(tmp_path, "t-d")
     assert view.turn_count == 1 and view.retryable
     assert view.turns[0][1][0].content == "두 번 죽는 작업"
+
+
+def test_cancel_through_redis_stops_the_turn_on_its_worker(
+    slow_redis_service: Service, redis_url: str, tmp_path: Path
+) -> None:
+    start_worker(slow_redis_service, tmp_path, "w1")
+    _wait_workers(redis_url, 1)
+    with slow_redis_service.client() as client:
+        job = client.post("/chat/jobs", json={"message": "멈출 작업", "thread_id": "t-c"}).json()
+        _until_token(client, job["job_id"])
+        assert client.post(f"/chat/cancel/{job['job_id']}").status_code == 200
+        assert redis.Redis.from_url(redis_url).exists(f"chat:cancel:{job['job_id']}")
+        events = sse(client, job["job_id"])
+        check_stream(events)
+        assert events[-2]["type"] == "error" and events[-2]["error_code"] == "CANCELLED"
+        assert client.get(f"/chat/status/{job['job_id']}").json()["status"] == "cancelled"
+    view = _saved(tmp_path, "t-c")
+    assert view.turn_count == 1 and view.retryable
+    assert view.turns[0][1][0].content == "멈출 작업"

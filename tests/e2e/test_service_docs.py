@@ -1,0 +1,44 @@
+"""The service's /docs renders in Chromium with every request outside the service refused:
+the Swagger UI comes from the installed bundle, not a CDN."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_browser import ARTIFACTS, _browser
+from tests.service.conftest import start_service
+
+pytestmark = pytest.mark.e2e
+
+
+def test_docs_render_offline(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    svc = start_service(tmp_path)
+    outside: list[str] = []
+    try:
+        ARTIFACTS.mkdir(exist_ok=True)
+        with sync_playwright() as pw:
+            browser = _browser(pw)
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+
+            def only_local(route) -> None:
+                if route.request.url.startswith(svc.url):
+                    route.continue_()
+                else:
+                    outside.append(route.request.url)
+                    route.abort()
+
+            page.route("**/*", only_local)
+            page.goto(f"{svc.url}/docs")
+            page.locator(".swagger-ui .title").get_by_text("Context chat service").wait_for(
+                timeout=30_000
+            )
+            page.get_by_text("/chat/jobs").first.wait_for(timeout=10_000)
+            page.screenshot(path=str(ARTIFACTS / "e2e-service-docs.png"))
+            browser.close()
+    finally:
+        svc.proc.stop()
+    assert outside == []
