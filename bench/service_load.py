@@ -74,6 +74,16 @@ class Turn:
     done: float | None = None
     error: str = ""
 
+    def see(self, event: dict[str, Any]) -> None:
+        """Note the times of the first token and of `done`, and any error."""
+        now = time.perf_counter()
+        if event["type"] == "token" and event["content"] and self.first is None:
+            self.first, self.first_text = now, event["content"]
+        elif event["type"] == "error":
+            self.error = event["error_code"]
+        elif event["type"] == "done":
+            self.done = now
+
 
 @dataclass
 class Result:
@@ -101,8 +111,8 @@ def free_port() -> int:
 # ---- direct calls of the runner
 
 
-def run_direct(db: Path, n: int, turns: int, offset: int) -> Result:
-    app = open_app(_chat_settings(db))
+def run_direct(app: Any, n: int, turns: int, offset: int) -> Result:
+    """`n` conversations in threads of this process, on `app` (opened once, like a server)."""
     result = Result("direct", n)
     start_all = time.perf_counter()
 
@@ -110,17 +120,7 @@ def run_direct(db: Path, n: int, turns: int, offset: int) -> Result:
         thread = new_thread(app)
         for k, text in enumerate(messages(offset + i)[:turns], 1):
             turn = Turn(thread, k, time.perf_counter())
-
-            def sink(event: dict[str, Any], turn: Turn = turn) -> None:
-                now = time.perf_counter()
-                if event["type"] == "token" and event["content"] and turn.first is None:
-                    turn.first, turn.first_text = now, event["content"]
-                elif event["type"] == "error":
-                    turn.error = event["error_code"]
-                elif event["type"] == "done":
-                    turn.done = now
-
-            run_request(app, TurnRequest(thread, message=text), TurnEvents(thread, sink))
+            run_request(app, TurnRequest(thread, message=text), TurnEvents(thread, turn.see))
             result.turns.append(turn)
 
     threads = [threading.Thread(target=conversation, args=(i,)) for i in range(n)]
@@ -155,13 +155,8 @@ async def _api_conversation(
                     if not line.startswith("data: "):
                         continue
                     event = json.loads(line[6:])
-                    now = time.perf_counter()
-                    if event["type"] == "token" and event["content"] and turn.first is None:
-                        turn.first, turn.first_text = now, event["content"]
-                    elif event["type"] == "error":
-                        turn.error = event["error_code"]
-                    elif event["type"] == "done":
-                        turn.done = now
+                    turn.see(event)
+                    if event["type"] == "done":
                         break
         except Exception as exc:  # noqa: BLE001 - counted as an error
             turn.error = f"{type(exc).__name__}: {exc}"[:200]
@@ -320,11 +315,12 @@ def main() -> None:
             _wait_http(redis_api)
         _wait_http(embedded_url)
         time.sleep(3)  # workers finish loading
+        direct_app = open_app(_chat_settings(db_direct))
         offset = 0
         # warm-up, not counted: each process loads Kiwi, the index and the code paths once
         for mode in modes:
             if mode == "direct":
-                run_direct(db_direct, 4, 2, offset)
+                run_direct(direct_app, 4, 2, offset)
             else:
                 url = embedded_url if mode == "embedded" else redis_api
                 db = db_embedded if mode == "embedded" else db_redis
@@ -334,7 +330,7 @@ def main() -> None:
             for n in args.conversations:
                 for mode in modes:
                     if mode == "direct":
-                        result = run_direct(db_direct, n, args.turns, offset)
+                        result = run_direct(direct_app, n, args.turns, offset)
                     elif mode == "embedded":
                         result = run_api(embedded_url, db_embedded, mode, n, args.turns, offset)
                     else:

@@ -18,10 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import socket
 import threading
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +26,7 @@ import redis
 import redis.asyncio as aioredis
 
 from graph.session import Event
+from graph.storage.leases import dead_here, is_local, new_owner
 from service.jobs import FINISHED, Job
 
 log = logging.getLogger(__name__)
@@ -39,21 +37,13 @@ SILENT_BEATS = 5
 
 
 def _dead(owner: str, store: Any) -> bool:
-    """Whether the worker `owner` (host:pid:nonce) is gone.
+    """Whether the worker `owner` (host:pid:nonce, as a lease owner) is gone.
 
     On this host the process table answers at once (a busy worker that is slow to beat is
     not dead; a killed one is noticed at the next beat); elsewhere, its heartbeat expiring.
     """
-    host, _, rest = owner.partition(":")
-    pid = rest.partition(":")[0]
-    if host == socket.gethostname() and pid.isdigit():
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            return True
-        except PermissionError:
-            return False
-        return False
+    if is_local(owner):
+        return dead_here(owner)
     return not store.exists(f"chat:worker:{owner}")
 
 
@@ -98,7 +88,7 @@ class RedisBroker:
         self.url = url
         self.ttl_s = int(ttl_s)
         self.heartbeat_s = heartbeat_s
-        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.worker_id = new_owner()
         # Typed Any: redis-py's return types are unions of sync and async forms.
         self._redis: Any = redis.Redis.from_url(url, decode_responses=True)
         self._async: Any = None

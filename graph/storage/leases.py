@@ -35,7 +35,13 @@ def new_owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-def _dead_here(owner: str) -> bool:
+def is_local(owner: str) -> bool:
+    """Whether `owner` (see `new_owner`) names a process of this host."""
+    host, _, rest = owner.partition(":")
+    return host == socket.gethostname() and rest.partition(":")[0].isdigit()
+
+
+def dead_here(owner: str) -> bool:
     """True when `owner` was a process of this host that no longer exists (killed, crashed)."""
     host, _, rest = owner.partition(":")
     pid = rest.partition(":")[0]
@@ -61,7 +67,7 @@ def acquire(archive: Archive, thread_id: str, owner: str, lease_s: float = LEASE
         holder = archive.conn.execute(
             "SELECT owner FROM thread_leases WHERE thread_id = ?", (thread_id,)
         ).fetchone()
-        if holder and holder[0] != owner and _dead_here(str(holder[0])):
+        if holder and holder[0] != owner and dead_here(str(holder[0])):
             archive.conn.execute(
                 "DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?",
                 (thread_id, holder[0]),
