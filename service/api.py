@@ -83,6 +83,8 @@ class Service:
     broker: Broker
     workers: EmbeddedWorkers | None = None
     open_streams: int = 0
+    known: set[str] = field(default_factory=set)
+    """Threads this process has seen exist (a new job on one skips the database)."""
     _guard: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @asynccontextmanager
@@ -155,9 +157,13 @@ def create_app(
 
     # ---- seed 001: jobs and their event stream
     @api.post("/chat/jobs", status_code=202, response_model=JobCreated, dependencies=guarded)
-    def create_job(body: JobRequest) -> JobCreated:
+    async def create_job(body: JobRequest) -> JobCreated:
         svc = service()
-        job = _submit(svc, body.message, body.thread_id, body.compression_rate, body.strategy)
+        args = (svc, body.message, body.thread_id, body.compression_rate, body.strategy)
+        if body.thread_id in svc.known and isinstance(svc.broker, LocalBroker):
+            job = _submit(*args)  # no I/O on this path: no thread hop
+        else:
+            job = await run_in_threadpool(_submit, *args)
         return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
 
     @api.get("/chat/stream/{job_id}", dependencies=guarded)
@@ -283,6 +289,7 @@ def create_app(
             raise Refusal(409, "THREAD_BUSY", "A turn of this thread is queued or running.")
         with _refusals():
             delete_thread(svc.chat, thread_id)
+        svc.known.discard(thread_id)
         return Response(status_code=204)
 
     @api.post("/api/sessions/{thread_id}/resume", response_model=ChatAnswer, dependencies=guarded)
@@ -393,8 +400,11 @@ def _submit(
     strategy: str | None,
 ) -> Job:
     text = _checked(svc, message)
-    with _refusals():
-        thread = ensure_thread(svc.chat, thread_id)
+    if thread_id is None or thread_id not in svc.known:
+        with _refusals():
+            thread_id = ensure_thread(svc.chat, thread_id)
+        svc.known.add(thread_id)
+    thread = thread_id
     request = TurnRequest(
         thread,
         message=text,

@@ -168,12 +168,17 @@ class LocalBroker:
         """Keep an event and wake the streams waiting for it."""
         with self._lock:
             self._events.setdefault(job_id, []).append(event)
-            waiters = list(self._waiters.get(job_id, ()))
+            # each waiting stream is woken once; it reads everything there is when it runs
+            waiters = self._waiters.pop(job_id, set())
         for loop, flag in waiters:
             try:
                 loop.call_soon_threadsafe(flag.set)
             except RuntimeError:  # that stream's loop has closed
                 pass
+        if waiters and event["type"] == "token":
+            # Let the stream's thread take the interpreter now: otherwise a worker busy
+            # with the rest of its turn holds it, and the answer reaches the client late.
+            time.sleep(0)
 
     def events(self, job_id: str, after: int = 0) -> list[Event]:
         """Kept events after `seq` `after` (seq n is at index n - 1)."""
@@ -202,7 +207,11 @@ class LocalBroker:
             return found
         finally:
             with self._lock:
-                self._waiters.get(job_id, set()).discard(waiter)
+                waiting = self._waiters.get(job_id)
+                if waiting is not None:
+                    waiting.discard(waiter)
+                    if not waiting:
+                        del self._waiters[job_id]
 
     def cancel(self, job_id: str) -> None:
         """Mark the job; a queued job is dropped from its line when a worker meets it."""
