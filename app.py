@@ -362,6 +362,8 @@ def _finish(
     handle = start_turn(app, request)
     if draw:
         streamer = StreamingAnswer(lang)
+        # a click reruns the page; the callback stops the turn, which keeps the message
+        st.button(t("stop", lang), key="stop_turn", on_click=handle.cancel)
         for event in handle.events():
             streamer(event)
     outcome = handle.result()

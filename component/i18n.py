@@ -129,6 +129,7 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Candidate {i}: calls {tools}",
     },
     "candidate_failed": {"ko": "후보 {i}: 실패", "en": "Candidate {i}: failed"},
+    "stop": {"ko": "⏹ 답변 중지", "en": "⏹ Stop answering"},
     "step_tool": {"ko": "🔧 `{tool}` 도구를 부르는 중…", "en": "🔧 calling `{tool}`…"},
     "step_summary": {"ko": "📝 {turns}번째 턴을 요약했습니다", "en": "📝 summarized turns {turns}"},
     "empty": {

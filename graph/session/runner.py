@@ -175,7 +175,12 @@ class TurnHandle:
 
     worker: threading.Thread
     queue: queue.Queue[object]
+    stop: threading.Event
     outcome: TurnOutcome | None = None
+
+    def cancel(self) -> None:
+        """Ask the turn to stop (seen between graph steps); what was said stays, unanswered."""
+        self.stop.set()
 
     def events(self) -> Iterator[Event]:
         """The turn's events until its worker ends."""
@@ -197,8 +202,9 @@ class TurnHandle:
 def start_turn(app: ChatApp, request: TurnRequest, trace_id: str = "") -> TurnHandle:
     """Run `request` in a worker thread, after any turn of the conversation still running."""
     pipe: queue.Queue[object] = queue.Queue()
+    stop = threading.Event()
     lock = app.turn_lock(request.thread_id)
-    events = TurnEvents(trace_id or request.thread_id, pipe.put)
+    events = TurnEvents(trace_id or request.thread_id, pipe.put, cancelled=stop.is_set)
 
     def work() -> None:
         with lock:
@@ -208,7 +214,7 @@ def start_turn(app: ChatApp, request: TurnRequest, trace_id: str = "") -> TurnHa
                 pipe.put(_END)
 
     handle = TurnHandle(
-        threading.Thread(target=work, name=f"turn-{request.thread_id}", daemon=True), pipe
+        threading.Thread(target=work, name=f"turn-{request.thread_id}", daemon=True), pipe, stop
     )
     handle.worker.start()
     return handle

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -65,6 +66,20 @@ Responder = Callable[[dict[str, Any]], Reply]
 
 def text(reply: str) -> Responder:
     return lambda body: Reply(chunks=stream_text(reply))
+
+
+def slow_text(reply: str, pause_s: float) -> Responder:
+    """A reply streamed word by word with a pause before each word (a slow model server)."""
+
+    def chunks() -> Iterator[bytes]:
+        yield _chunk({"role": "assistant", "content": ""})
+        for word in reply.split(" "):
+            time.sleep(pause_s)
+            yield _chunk({"content": word + " "})
+        yield _chunk({}, "stop")
+        yield b"data: [DONE]\n\n"
+
+    return lambda body: Reply(chunks=chunks())
 
 
 def tool(name: str, args: dict[str, Any], call_id: str = "call_1") -> Responder:

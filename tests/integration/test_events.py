@@ -221,3 +221,28 @@ def test_a_cancel_before_the_first_step_still_keeps_the_message(tmp_path: Path) 
     assert out.error_code == "CANCELLED"
     view = load_thread(app, thread)
     assert view.turn_count == 1 and view.turns[0][1][0].content == "stop me at once"
+
+
+def test_a_started_turn_stops_when_its_handle_is_cancelled(tmp_path: Path) -> None:
+    from graph.session import start_turn
+
+    words = " ".join(f"word{i}" for i in range(60))
+    app = open_app(
+        _settings(tmp_path),
+        model=SlowStreamingModel([words]),
+        tools=[],
+        approval_required=frozenset(),
+        index=None,
+    )
+    thread = new_thread(app)
+    handle = start_turn(app, TurnRequest(thread, message="천천히 말해 줘"))
+    seen = []
+    for event in handle.events():
+        seen.append(event)
+        if event["type"] == "token":
+            handle.cancel()  # the app's stop button
+    out = handle.result(timeout=30)
+    assert out.error_code == "CANCELLED" and seen[-1]["type"] == "done"
+    assert sum(e["type"] == "token" for e in seen) < 60
+    view = load_thread(app, thread)
+    assert view.turn_count == 1 and view.retryable

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -13,7 +12,7 @@ import pytest
 from graph.session import load_thread, open_app
 from graph.settings import load_settings
 from tests.fakes import openai_server as oai
-from tests.fakes.http_server import FakeHTTPServer, Reply
+from tests.fakes.http_server import FakeHTTPServer
 from tests.service.conftest import Service, check_stream, sse, start_service
 
 
@@ -204,22 +203,10 @@ def test_a_token_is_required_when_set(tmp_path: Path) -> None:
 # --- a model server that answers slowly, for cancel and busy threads
 
 
-def _slow(text: str, pause_s: float) -> oai.Responder:
-    def chunks():
-        yield oai._chunk({"role": "assistant", "content": ""})
-        for word in text.split(" "):
-            time.sleep(pause_s)
-            yield oai._chunk({"content": word + " "})
-        yield oai._chunk({}, "stop")
-        yield b"data: [DONE]\n\n"
-
-    return lambda body: Reply(chunks=chunks())
-
-
 @pytest.fixture
 def slow_service(tmp_path: Path, http_server: FakeHTTPServer):
     words = " ".join(f"word{i}" for i in range(60))
-    script = [_slow(words, 0.05) for _ in range(6)]
+    script = [oai.slow_text(words, 0.05) for _ in range(6)]
     oai.install(http_server, script)
     svc = start_service(
         tmp_path,
@@ -295,7 +282,7 @@ def test_a_model_failure_is_error_then_done(tmp_path: Path, http_server: FakeHTT
 
 
 def test_open_streams_are_limited(tmp_path: Path, http_server: FakeHTTPServer) -> None:
-    oai.install(http_server, [_slow(" ".join(["w"] * 40), 0.05)])
+    oai.install(http_server, [oai.slow_text(" ".join(["w"] * 40), 0.05)])
     svc = start_service(
         tmp_path,
         OPENAI_API_KEY="sk-test",

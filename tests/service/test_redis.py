@@ -15,7 +15,7 @@ import redis
 from tests.fakes import openai_server as oai
 from tests.fakes.http_server import FakeHTTPServer
 from tests.service.conftest import Service, check_stream, sse, start_service, start_worker
-from tests.service.test_jobs import _saved, _slow
+from tests.service.test_jobs import _saved
 
 
 def _wait_workers(url: str, count: int, timeout: float = 30) -> None:
@@ -104,7 +104,7 @@ def test_an_approval_parks_the_job_and_the_decision_requeues_it(
 @pytest.fixture
 def slow_redis_service(tmp_path: Path, redis_url: str, http_server: FakeHTTPServer):
     words = " ".join(f"word{i}" for i in range(80))
-    oai.install(http_server, [_slow(words, 0.05) for _ in range(4)])
+    oai.install(http_server, [oai.slow_text(words, 0.05) for _ in range(4)])
     svc = start_service(
         tmp_path,
         REDIS_URL=redis_url,

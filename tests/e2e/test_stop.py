@@ -1,0 +1,98 @@
+"""Stop while the answer streams (issue 12): in Chromium, against a model server that
+answers slowly, the stop button ends the turn mid-answer, the message stays as an
+unanswered turn, and the retry button answers it after all."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_browser import ARTIFACTS, ROOT, _browser, _free_port
+from tests.fakes import openai_server as oai
+from tests.fakes.http_server import FakeHTTPServer
+
+pytestmark = pytest.mark.e2e
+WORDS = " ".join(f"word{i}" for i in range(200))
+
+
+@pytest.fixture
+def slow_app(tmp_path: Path, http_server: FakeHTTPServer) -> Iterator[str]:
+    oai.install(http_server, [oai.slow_text(WORDS, 0.05), oai.text("the answer after all")])
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.update(
+        CHAT_DB_PATH=str(tmp_path / "chat.sqlite"),
+        INDEX_DIR=str(tmp_path / "index"),
+        CHAT_PROVIDER="openai",
+        OPENAI_API_KEY="sk-test",
+        OPENAI_BASE_URL=f"{http_server.url}/v1",
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.port",
+            str(port),
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=(ARTIFACTS / "streamlit-stop.log").open("w"),
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_stop_ends_the_answer_and_retry_answers_it(slow_app: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(slow_app)
+        box = page.locator('[data-testid="stChatInputTextArea"]')
+        box.wait_for(timeout=60_000)
+        box.fill("아주 긴 답을 천천히 써 줘")
+        box.press("Enter")
+        chat = page.locator(".st-key-chat_scroll")
+        chat.get_by_text("word3", exact=False).first.wait_for(timeout=60_000)
+        page.get_by_role("button", name="⏹ 답변 중지").click()
+        stopped = chat.get_by_text("답변을 중지했습니다", exact=False)
+        stopped.first.wait_for(timeout=30_000)
+        # the page finishes redrawing from the saved state: no stop button, no stale stream
+        page.get_by_role("button", name="⏹ 답변 중지").wait_for(state="detached", timeout=30_000)
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(ARTIFACTS / "e2e-stopped.png"))
+        assert chat.get_by_text("word199", exact=False).count() == 0
+        assert chat.get_by_text("아주 긴 답을 천천히 써 줘", exact=True).count() == 1
+        page.get_by_role("button", name="🔁 이 턴 다시 답하기").click()
+        chat.get_by_text("the answer after all", exact=False).first.wait_for(timeout=30_000)
+        assert chat.get_by_text("답변을 중지했습니다", exact=False).count() == 0
+        page.screenshot(path=str(ARTIFACTS / "e2e-stopped-then-retried.png"))
+        browser.close()
