@@ -61,6 +61,10 @@ def error_record(
     return {"turn": turn, "node": node, "code": code.value, "message": str(exc)[:500]}
 
 
+class MessageTooLong(InputError):
+    """A message past the configured limit (the service answers it with 413)."""
+
+
 class TurnCancelled(Exception):
     """Raised inside a turn's stream when its job was cancelled."""
 

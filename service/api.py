@@ -12,8 +12,9 @@ import asyncio
 import hmac
 import json
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,7 +25,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from graph.errors import InputError
+from graph.errors import InputError, MessageTooLong
 from graph.memory.stats import summary_stats
 from graph.session import (
     ChatApp,
@@ -43,7 +44,7 @@ from graph.session import (
     threads,
 )
 from graph.session.app import require_thread
-from graph.session.runner import check_decision
+from graph.session.runner import ApprovalMismatch, check_decision
 from graph.settings import Settings, load_settings
 from graph.storage.persistence import StorageError
 from service.jobs import FINISHED, Broker, Job, LocalBroker
@@ -81,29 +82,43 @@ class Service:
     settings: ServiceSettings
     chat: ChatApp
     broker: Broker
-    workers: EmbeddedWorkers | None = None
     open_streams: int = 0
     known: set[str] = field(default_factory=set)
     """Threads this process has seen exist (a new job on one skips the database)."""
-    _guard: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    @asynccontextmanager
-    async def stream_slot(self) -> AsyncIterator[None]:
-        """Count an open stream; 429 past MAX_OPEN_STREAMS."""
-        async with self._guard:
-            if self.open_streams >= self.settings.stream_limit:
-                raise Refusal(
-                    429,
-                    "TOO_MANY_STREAMS",
-                    f"{self.open_streams} streams are open; the limit is "
-                    f"{self.settings.stream_limit}. Try again shortly.",
-                )
-            self.open_streams += 1
+    def take_stream(self) -> None:
+        """Count an open stream; 429 past MAX_OPEN_STREAMS (no await: the loop is ours)."""
+        if self.open_streams >= self.settings.stream_limit:
+            raise Refusal(
+                429,
+                "TOO_MANY_STREAMS",
+                f"{self.open_streams} streams are open; the limit is "
+                f"{self.settings.stream_limit}. Try again shortly.",
+            )
+        self.open_streams += 1
+
+    def give_stream(self) -> None:
+        """A stream ended."""
+        self.open_streams -= 1
+
+
+class _CountedStream(StreamingResponse):
+    """An event stream that gives its slot back however it ends, even if never read."""
+
+    def __init__(self, body: AsyncIterator[str], release: Callable[[], None]) -> None:
+        super().__init__(
+            body,
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Send the stream; the slot is given back when it ends, whatever ends it."""
         try:
-            yield
+            await super().__call__(scope, receive, send)
         finally:
-            async with self._guard:
-                self.open_streams -= 1
+            self._release()
 
 
 def create_app(
@@ -127,12 +142,13 @@ def create_app(
             broker = LocalBroker(ttl_s=float(config.event_ttl_s))
             workers = EmbeddedWorkers(chat, broker, config.worker_count(chat_config))
             workers.start()
-        holder["service"] = Service(config, chat, broker, workers)
+        holder["service"] = Service(config, chat, broker)
         try:
             yield
         finally:
             if workers is not None:
                 workers.stop()
+            await broker.aclose()
             broker.close()
 
     def service() -> Service:
@@ -170,33 +186,22 @@ def create_app(
     async def stream(
         job_id: str,
         request: Request,
-        last_event_id: str = Header(default="0"),
+        last_event_id: str = Header(default=""),
     ) -> StreamingResponse:
         svc = service()
-        _job_or_404(svc, job_id)
+        await run_in_threadpool(_job_or_404, svc, job_id)
         after = _seq(last_event_id or request.query_params.get("last_event_id", "0"))
-        slot = svc.stream_slot()
-        await slot.__aenter__()
+        svc.take_stream()
 
         async def body() -> AsyncIterator[str]:
-            try:
-                async for batch in _batches(svc, job_id, after):
-                    # what has come since the last write goes out in one write
-                    yield (
-                        "".join(
-                            f"id: {e['seq']}\ndata: {json.dumps(e, ensure_ascii=False)}\n\n"
-                            for e in batch
-                        )
-                        or ": keepalive\n\n"
-                    )
-            finally:
-                await slot.__aexit__(None, None, None)
+            async for batch in _batches(svc, job_id, after):
+                # what has come since the last write goes out in one write
+                text = "".join(
+                    f"id: {e['seq']}\ndata: {json.dumps(e, ensure_ascii=False)}\n\n" for e in batch
+                )
+                yield text or ": keepalive\n\n"
 
-        return StreamingResponse(
-            body(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return _CountedStream(body(), svc.give_stream)
 
     @api.get("/chat/status/{job_id}", response_model=JobState, dependencies=guarded)
     def status(job_id: str) -> JobState:
@@ -317,13 +322,17 @@ def create_app(
             return
         svc = service()
         try:
-            async with svc.stream_slot():
-                await websocket.accept()
-                await _converse(svc, websocket, thread_id)
+            svc.take_stream()
         except Refusal as exc:
             await websocket.close(code=1013, reason=exc.message[:120])
+            return
+        try:
+            await websocket.accept()
+            await _converse(svc, websocket, thread_id)
         except WebSocketDisconnect:
             pass
+        finally:
+            svc.give_stream()
 
     return api
 
@@ -348,21 +357,15 @@ def _seq(raw: str) -> int:
         raise Refusal(422, "INVALID_REQUEST", "Last-Event-ID must be an event's seq.") from exc
 
 
-class _Refusals:
+@contextmanager
+def _refusals() -> Iterator[None]:
     """Turn the application API's refusals into HTTP ones."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
-        if isinstance(exc, InputError):
-            raise Refusal(422, "INVALID_REQUEST", str(exc)) from exc
-        if isinstance(exc, StorageError):
-            raise Refusal(503, "STORAGE_ERROR", str(exc)) from exc
-
-
-def _refusals() -> _Refusals:
-    return _Refusals()
+    try:
+        yield
+    except InputError as exc:
+        raise Refusal(422, "INVALID_REQUEST", str(exc)) from exc
+    except StorageError as exc:
+        raise Refusal(503, "STORAGE_ERROR", str(exc)) from exc
 
 
 def _job_or_404(svc: Service, job_id: str) -> Job:
@@ -381,15 +384,12 @@ def _known(svc: Service, thread_id: str) -> None:
 
 def _checked(svc: Service, message: str) -> str:
     """The message as the turn will take it: 413 past the limit, 422 when empty."""
-    limit = svc.chat.settings.message_limit
-    if len(message.strip()) > limit:
-        raise Refusal(
-            413,
-            "MESSAGE_TOO_LONG",
-            f"The message has {len(message.strip()):,} characters; the limit is {limit:,}.",
-        )
-    with _refusals():
+    try:
         return check_message(svc.chat, message)
+    except MessageTooLong as exc:
+        raise Refusal(413, "MESSAGE_TOO_LONG", str(exc)) from exc
+    except InputError as exc:
+        raise Refusal(422, "INVALID_REQUEST", str(exc)) from exc
 
 
 def _submit(
@@ -422,6 +422,7 @@ def _thread_for_chat(svc: Service, thread_id: str | None, message: str) -> str:
     _checked(svc, message)
     with _refusals():
         thread = ensure_thread(svc.chat, thread_id)
+    svc.known.add(thread)
     if svc.broker.busy(thread):
         raise Refusal(
             409, "THREAD_BUSY", "Another turn of this thread is running.", thread_id=thread
@@ -448,20 +449,36 @@ def _decide(svc: Service, thread_id: str, body: Decision) -> tuple[Job, int]:
     try:
         check_decision(svc.chat, thread_id, body.tool_call_id or "")
     except InputError as exc:
-        code = "NOTHING_PENDING" if "Nothing" in str(exc) else "APPROVAL_MISMATCH"
+        code = "APPROVAL_MISMATCH" if isinstance(exc, ApprovalMismatch) else "NOTHING_PENDING"
         raise Refusal(409, code, str(exc), thread_id=thread_id) from exc
     action, args = body.action()
     request = TurnRequest(
         thread_id, kind="resume", action=action, args=args, tool_call_id=body.tool_call_id
     )
-    job = svc.broker.parked(thread_id)
-    if job is None:
+    job = _unpark(svc, thread_id)
+    if job is None:  # paused outside the service (the app), or before it restarted
         job = Job.new(thread_id, request.as_dict())
-    else:
-        job.request, job.status = request.as_dict(), "queued"
+    else:  # the same job goes on: a new run, not a re-run after a worker died
+        job.request, job.status, job.attempts = request.as_dict(), "queued", 0
     after = svc.broker.last_seq(job.job_id)
     svc.broker.submit(job)
     return job, after
+
+
+PARK_WAIT_S = 2.0
+"""How long a decision waits for the paused job to be parked (its worker is a few
+statements away from it when the pause is reported)."""
+
+
+def _unpark(svc: Service, thread_id: str) -> Job | None:
+    """The thread's parked job, taken by this decision alone; None if none comes."""
+    deadline = time.monotonic() + PARK_WAIT_S
+    while (job := svc.broker.unpark(thread_id)) is None:
+        # a job still in the thread's line is about to be parked; none: there is no job
+        if not svc.broker.busy(thread_id) or time.monotonic() > deadline:
+            return None
+        time.sleep(0.01)
+    return job
 
 
 async def _batches(svc: Service, job_id: str, after: int) -> AsyncIterator[list[Event]]:

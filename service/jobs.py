@@ -97,8 +97,8 @@ class Broker(Protocol):
     def busy(self, thread_id: str) -> bool:
         """Whether a job of the thread is queued or running."""
 
-    def parked(self, thread_id: str) -> Job | None:
-        """The job of the thread that waits for an approval, if any."""
+    def unpark(self, thread_id: str) -> Job | None:
+        """Take the thread's job that waits for an approval (once: a second caller gets None)."""
 
     def park(self, job: Job) -> None:
         """Keep a job that waits for an approval; its thread's next job may run."""
@@ -114,6 +114,9 @@ class Broker(Protocol):
 
     def close(self) -> None:
         """Free connections."""
+
+    async def aclose(self) -> None:
+        """Free the connections the event loop used."""
 
 
 class LocalBroker:
@@ -227,10 +230,10 @@ class LocalBroker:
         with self._lock:
             return bool(self._threads.get(thread_id))
 
-    def parked(self, thread_id: str) -> Job | None:
-        """The thread's job that waits for an approval."""
+    def unpark(self, thread_id: str) -> Job | None:
+        """Take the thread's job that waits for an approval."""
         with self._lock:
-            job_id = self._parked.get(thread_id)
+            job_id = self._parked.pop(thread_id, None)
             return self._jobs.get(job_id) if job_id else None
 
     def park(self, job: Job) -> None:
@@ -252,13 +255,17 @@ class LocalBroker:
         """The thread's next job becomes runnable."""
         with self._lock:
             line = self._threads.get(job.thread_id)
-            if line and line[0] == job.job_id:
-                line.popleft()
+            if not line or line[0] != job.job_id:
+                return  # not this line's running job: nothing moves
+            line.popleft()
             if line:
                 self._ready.append(line[0])
                 self._lock.notify()
-            elif line is not None:
+            else:
                 del self._threads[job.thread_id]
+
+    async def aclose(self) -> None:
+        """Nothing to close."""
 
     def ping(self) -> None:
         """Always reachable."""

@@ -56,13 +56,20 @@ if redis.call('RPUSH', KEYS[1], ARGV[1]) == 1 then redis.call('RPUSH', KEYS[2], 
 
 # Take a finished job off its thread's line; the next one (if any) goes to chat:jobs.
 _RELEASE = """
-if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LPOP', KEYS[1]) end
 redis.call('LREM', KEYS[3], 1, ARGV[2])
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return end
+redis.call('LPOP', KEYS[1])
 local nxt = redis.call('LINDEX', KEYS[1], 0)
 if nxt then
   local payload = redis.call('GET', 'chat:payload:' .. nxt)
   if payload then redis.call('RPUSH', KEYS[2], payload) end
 end
+"""
+
+# Put a job taken back from a dead worker at the front of the queue, in one step.
+_REQUEUE = """
+redis.call('LREM', KEYS[1], 1, ARGV[1])
+redis.call('LPUSH', KEYS[2], ARGV[1])
 """
 
 
@@ -94,6 +101,7 @@ class RedisBroker:
         self._async: Any = None
         self._submit = self._redis.register_script(_SUBMIT)
         self._release = self._redis.register_script(_RELEASE)
+        self._requeue = self._redis.register_script(_REQUEUE)
 
     # keys
     @staticmethod
@@ -175,9 +183,9 @@ class RedisBroker:
         """A job of the thread is queued or running."""
         return bool(self._redis.llen(f"chat:thread:{thread_id}"))
 
-    def parked(self, thread_id: str) -> Job | None:
-        """The thread's job waiting for an approval."""
-        job_id = self._redis.get(f"chat:parked:{thread_id}")
+    def unpark(self, thread_id: str) -> Job | None:
+        """Take the thread's job waiting for an approval (GETDEL: one caller gets it)."""
+        job_id = self._redis.getdel(f"chat:parked:{thread_id}")
         return self.job(job_id) if job_id else None
 
     def park(self, job: Job) -> None:
@@ -207,8 +215,12 @@ class RedisBroker:
         )
 
     def requeue(self, job: Job) -> None:
-        """Put a job taken back from a dead worker at the front of the queue."""
-        self._redis.lpush(JOBS, _payload(job))
+        """Move a job taken back from a dead worker to the front of the queue.
+
+        One script takes it off this worker's list and queues it: a death in between
+        loses nothing.
+        """
+        self._requeue(keys=[self._processing(), JOBS], args=[_payload(job)])
 
     def ping(self) -> None:
         """Raise if Redis does not answer."""
@@ -218,6 +230,12 @@ class RedisBroker:
         """Close the connections (and stop the heartbeat)."""
         self._redis.delete(f"chat:worker:{self.worker_id}")
         self._redis.close()
+
+    async def aclose(self) -> None:
+        """Close the event loop's connection (the streams' reads)."""
+        if self._async is not None:
+            await self._async.aclose()
+            self._async = None
 
     # liveness
     def start_heartbeat(
@@ -256,13 +274,6 @@ class RedisBroker:
                     self._redis.lrem(self._processing(), 1, raw)
                     continue
                 log.warning("worker %s died holding job %s", owner, job.job_id)
-                if job.attempts < 2:
-                    self._redis.lrem(self._processing(), 1, raw)
-                on_orphan(job)
+                on_orphan(job)  # requeue, release or abandon: each takes it off our list
                 count += 1
         return count
-
-    def info(self) -> dict[str, Any]:
-        """Queue length and live workers, for /health."""
-        workers = sum(1 for _ in self._redis.scan_iter(match="chat:worker:*"))
-        return {"queued": int(self._redis.llen(JOBS)), "workers": workers}

@@ -21,7 +21,7 @@ from graph.session.app import retryable, thread_values
 from graph.session.runner import turn_metadata
 from graph.session.turns import TurnOutcome, close_unanswered, keep_unanswered
 from graph.turns import content_text, is_turn_end
-from service.jobs import Broker, Job
+from service.jobs import FINISHED, Broker, Job
 
 if TYPE_CHECKING:
     from service.redis_broker import RedisBroker
@@ -103,9 +103,11 @@ def abandon(app: ChatApp, broker: Broker, job: Job, reason: str) -> None:
             )
         except Exception as exc:  # noqa: BLE001 - the job must still end
             log.warning("could not keep the message of job %s: %s", job.job_id, exc)
-    events.error(reason, ErrorCode.TURN_INTERRUPTED.value)
-    events.done()
-    broker.release(job)
+    try:
+        events.error(reason, ErrorCode.TURN_INTERRUPTED.value)
+        events.done()
+    finally:
+        broker.release(job)
 
 
 def _turn_count(app: ChatApp, thread_id: str) -> int:
@@ -119,13 +121,15 @@ def _sink(broker: Broker, job: Job) -> Callable[[Event], None]:
     """Keep each event, saving the job's status first so a client never sees it lag."""
 
     def sink(event: Event) -> None:
+        paused = False
         if event["type"] == "metadata":
             meta = event["metadata"]
             if meta.get("kind") == "turn":
                 job.turn = meta.get("turn")
-                if meta.get("status") == "waiting_human":
+                paused = meta.get("status") == "waiting_human"
+                if paused:
                     job.status = "waiting_human"
-                    broker.park(job)  # holds no worker; the decision re-enqueues it
+                    broker.save(job)
         elif event["type"] == "error":
             job.error_code = event["error_code"]
         elif event["type"] == "done":
@@ -133,6 +137,8 @@ def _sink(broker: Broker, job: Job) -> Callable[[Event], None]:
             job.status = "cancelled" if code == "CANCELLED" else "failed" if code else "done"
             broker.save(job)
         broker.append(job.job_id, event)
+        if paused:  # after its event is kept: a resume continues from the right seq
+            broker.park(job)  # holds no worker; the decision re-enqueues it
 
     return sink
 
@@ -163,12 +169,34 @@ def work(app: ChatApp, broker: Broker, stop: threading.Event) -> None:
             continue
         try:
             execute(app, broker, job)
-        except Exception:  # noqa: BLE001 - one job's failure must not stop the worker
+        except Exception as exc:  # noqa: BLE001 - one job's failure must not stop the worker
             log.exception("job %s failed outside its turn", job.job_id)
-            try:
-                broker.release(job)
-            except Exception:  # noqa: BLE001
-                log.exception("could not release job %s", job.job_id)
+            _fail(broker, job, exc)
+
+
+def _fail(broker: Broker, job: Job, exc: Exception) -> None:
+    """End a job whose events or status could not be kept (the broker failed under it).
+
+    It is marked failed, ended with error -> done where still possible, and released.
+    """
+    try:
+        if job.status not in FINISHED:
+            job.status, job.error_code = "failed", ErrorCode.UNKNOWN.value
+            broker.save(job)
+            events = TurnEvents(
+                job.trace_id,
+                lambda e: broker.append(job.job_id, e),
+                start_seq=broker.last_seq(job.job_id),
+            )
+            events.error(f"The job failed outside its turn: {exc}", ErrorCode.UNKNOWN.value)
+            events.done()
+    except Exception:  # noqa: BLE001 - the broker is unreachable: nothing more to do
+        log.exception("could not end job %s", job.job_id)
+    finally:
+        try:
+            broker.release(job)
+        except Exception:  # noqa: BLE001
+            log.exception("could not release job %s", job.job_id)
 
 
 class EmbeddedWorkers:
@@ -234,8 +262,16 @@ def main() -> None:
 
 
 def _recover(app: ChatApp, broker: RedisBroker, job: Job) -> None:
-    """A job whose worker died: run it again once, or end it after a second death."""
-    if job.attempts >= 2:
+    """A job whose worker died: run it again once, or end it after a second death.
+
+    A job that had ended (`done` sent, not yet released) is only released; one that had
+    paused for an approval is parked as it would have been.
+    """
+    if job.status in FINISHED:
+        broker.release(job)
+    elif job.status == "waiting_human":
+        broker.park(job)
+    elif job.attempts >= 2:
         abandon(
             app,
             broker,

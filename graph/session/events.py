@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 EventType = Literal["token", "metadata", "error", "done"]
-EVENT_TYPES: tuple[EventType, ...] = ("token", "metadata", "error", "done")
 
 MetadataKind = Literal[
     "node_start",  # a graph node began: node
@@ -57,11 +56,6 @@ class TurnEvents:
         self.summarized = False
         """Whether a summary was made in this job (a `summary` event was sent)."""
 
-    @property
-    def seq(self) -> int:
-        """The number of the last event sent (0 before the first)."""
-        return self._seq
-
     def is_cancelled(self) -> bool:
         """Whether the job was asked to stop."""
         return bool(self._cancelled and self._cancelled())
@@ -93,7 +87,3 @@ class TurnEvents:
     def done(self) -> None:
         """The last event of the job."""
         self._emit("done", content=None)
-
-
-def ignore(_event: Event) -> None:
-    """A sink for turns nobody watches (replay, tests)."""

@@ -17,10 +17,11 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from graph.errors import ErrorCode, InputError, ThreadBusy
-from graph.session.app import ChatApp, pending_approval, require_thread, thread_values
+from graph.memory import STRATEGIES
+from graph.session.app import ChatApp, pending_approval, thread_values
 from graph.session.events import Event, TurnEvents
-from graph.session.threads import set_thread_rate, set_thread_strategy
 from graph.session.turns import TurnOutcome, resume_turn, retry_turn, run_turn
+from graph.settings import validate_rate
 from graph.storage.persistence import StorageError
 
 log = logging.getLogger(__name__)
@@ -107,22 +108,27 @@ def _run(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnOutcome:
         return resume_turn(app, thread_id, request.action, request.args, events)
     if request.kind == "retry":
         return retry_turn(app, thread_id, events)
-    record = require_thread(app, thread_id)
+    keep: dict[str, Any] = {}  # per-thread settings, saved only if the turn is taken
     if request.strategy is not None:
-        set_thread_strategy(app, thread_id, request.strategy)
-    rate = request.compression_rate
-    if rate is not None:
-        set_thread_rate(app, thread_id, rate)
-    else:
-        rate = float(record.get("rate") or app.settings.default_rate)
+        if request.strategy not in STRATEGIES:
+            raise InputError(
+                f"Unknown memory strategy {request.strategy!r}; choose one of {STRATEGIES}."
+            )
+        keep["strategy"] = request.strategy
+    if request.compression_rate is not None:
+        try:
+            keep["rate"] = validate_rate(request.compression_rate)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
     return run_turn(
         app,
         thread_id,
         request.message,
         turn_count=request.turn_count,
-        compression_rate=rate,
+        compression_rate=keep.get("rate"),
         events=events,
         sent_at=request.sent_at,
+        keep=keep,
     )
 
 
@@ -199,12 +205,12 @@ class TurnHandle:
         return self.outcome
 
 
-def start_turn(app: ChatApp, request: TurnRequest, trace_id: str = "") -> TurnHandle:
+def start_turn(app: ChatApp, request: TurnRequest) -> TurnHandle:
     """Run `request` in a worker thread, after any turn of the conversation still running."""
     pipe: queue.Queue[object] = queue.Queue()
     stop = threading.Event()
     lock = app.turn_lock(request.thread_id)
-    events = TurnEvents(trace_id or request.thread_id, pipe.put, cancelled=stop.is_set)
+    events = TurnEvents(request.thread_id, pipe.put, cancelled=stop.is_set)
 
     def work() -> None:
         with lock:

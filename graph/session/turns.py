@@ -22,7 +22,14 @@ from langchain_core.messages import (
 )
 from langgraph.types import Command
 
-from graph.errors import ErrorCode, InputError, ThreadBusy, TurnCancelled, error_record
+from graph.errors import (
+    ErrorCode,
+    InputError,
+    MessageTooLong,
+    ThreadBusy,
+    TurnCancelled,
+    error_record,
+)
 from graph.nodes.llm import fallback_message
 from graph.session.app import (
     ChatApp,
@@ -77,7 +84,9 @@ def check_message(app: ChatApp, text: str) -> str:
         raise InputError("The message is empty.")
     limit = app.settings.message_limit
     if len(stripped) > limit:
-        raise InputError(f"The message has {len(stripped):,} characters; the limit is {limit:,}.")
+        raise MessageTooLong(
+            f"The message has {len(stripped):,} characters; the limit is {limit:,}."
+        )
     return stripped
 
 
@@ -87,27 +96,37 @@ def run_turn(
     text: str,
     *,
     turn_count: int | None,
-    compression_rate: float,
+    compression_rate: float | None,
     events: TurnEvents | None = None,
     sent_at: str | None = None,
+    keep: dict[str, Any] | None = None,
 ) -> TurnOutcome:
     """Run one turn: the user's message at `turn_count` (app.py increments it beforehand).
 
-    A `turn_count` of None means the thread's next turn, for clients that do not count.
+    A `turn_count` of None means the thread's next turn, for clients that do not count,
+    and a `compression_rate` of None the thread's own. `keep` holds per-thread settings
+    (rate, strategy) that are saved with the turn, once its checks have passed: a refused
+    message changes nothing.
 
     `sent_at` is when the message was sent (ISO 8601 with a time zone, see `now_iso`); the
     adapters pass the current time, a replayed transcript its own times or none.
     """
     message = check_message(app, text)
+    record = require_thread(app, thread_id)
     try:
-        rate = validate_rate(compression_rate)
+        rate = validate_rate(
+            compression_rate
+            if compression_rate is not None
+            else float(record.get("rate") or app.settings.default_rate)
+        )
         sent = {TIME_KEY: parse_time(sent_at)} if sent_at else {}
     except ValueError as exc:
         raise InputError(str(exc)) from exc
-    record = require_thread(app, thread_id)
     app.persistence.check_file()
     with _lease(app, thread_id):
-        return _run_turn(app, thread_id, record, message, turn_count, rate, sent, events)
+        return _run_turn(
+            app, thread_id, record, message, turn_count, rate, sent, events, keep or {}
+        )
 
 
 def _run_turn(
@@ -119,6 +138,7 @@ def _run_turn(
     rate: float,
     sent: dict[str, str],
     events: TurnEvents | None,
+    keep: dict[str, Any],
 ) -> TurnOutcome:
     """The turn itself, under the thread's writer lease: checks against the saved state."""
     config = config_for(thread_id, app.settings)
@@ -132,14 +152,14 @@ def _run_turn(
     turn_count = expected if turn_count is None else turn_count
     if turn_count != expected:
         raise InputError(f"Turn {turn_count} is out of order; this thread is at turn {expected}.")
+    changes = dict(keep)
     if not record.get("title"):
         title = " ".join(message.split())
+        changes["title"] = title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
+    if changes:
         with storage_errors():
-            update_thread(
-                app.persistence.archive,
-                thread_id,
-                title=title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…",
-            )
+            update_thread(app.persistence.archive, thread_id, **changes)
+        record = {**record, **changes}
     payload = _payload(app, thread_id, record, message, turn_count, rate, sent)
     return _stream(app, thread_id, payload, events)
 
@@ -324,7 +344,8 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
     except StorageError:
         return _after_storage_error(app, thread_id, payload)
     except TurnCancelled:
-        return _after_cancel(app, thread_id, payload)
+        # a stopped turn keeps its message, unanswered (the stream wrote what it had)
+        return _keep(app, thread_id, payload, ErrorCode.CANCELLED)
     try:  # housekeeping: a failure here changes nothing that was saved
         prune_checkpoints(app.persistence.saver, thread_id)
         update_thread(app.persistence.archive, thread_id)
@@ -376,15 +397,6 @@ def _plain(value: Any) -> Any:
     import json
 
     return json.loads(json.dumps(value, default=str, ensure_ascii=False))
-
-
-def _after_cancel(app: ChatApp, thread_id: str, payload: Any) -> TurnOutcome:
-    """Keep a stopped turn's message as an unanswered turn (CANCELLED).
-
-    The stopped stream has written what it had; if that was not even the message (a stop
-    before the first step ended), the message is written here, so it is never lost.
-    """
-    return _keep(app, thread_id, payload, ErrorCode.CANCELLED)
 
 
 def _keep(app: ChatApp, thread_id: str, payload: Any, code: ErrorCode) -> TurnOutcome:

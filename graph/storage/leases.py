@@ -43,12 +43,10 @@ def is_local(owner: str) -> bool:
 
 def dead_here(owner: str) -> bool:
     """True when `owner` was a process of this host that no longer exists (killed, crashed)."""
-    host, _, rest = owner.partition(":")
-    pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit():
+    if not is_local(owner):
         return False
     try:
-        os.kill(int(pid), 0)
+        os.kill(int(owner.split(":")[1]), 0)
     except ProcessLookupError:
         return True
     except PermissionError:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from websockets.sync.client import connect
 
-from tests.service.conftest import Service, start_service
+from tests.service.conftest import Service, check_stream, sse, start_service
 
 CODE = "이 코드 실행해줘\n```python\nprint(6*7)\n```"
 
@@ -54,6 +54,10 @@ def test_approve_runs_the_call_once_and_answers(service: Service) -> None:
         # the parked job went on under its own id: its stream holds the whole turn
         status = client.get(f"/chat/status/{pending['job_id']}").json()
         assert status["status"] == "done" and status["turn"] == 1
+        events = sse(client, pending["job_id"])
+        check_stream(events)  # one job, one numbering, across the pause
+        kinds = [e["metadata"]["kind"] for e in events if e["type"] == "metadata"]
+        assert "restarted" not in kinds and kinds.count("approval_request") == 1
         nothing = client.post("/api/sessions/t-approve/resume", json={"approve": True})
         assert nothing.status_code == 409 and nothing.json()["code"] == "NOTHING_PENDING"
         assert client.get("/api/sessions/t-approve").json()["status"] == "completed"
