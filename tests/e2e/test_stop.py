@@ -93,6 +93,12 @@ def test_stop_ends_the_answer_and_retry_answers_it(slow_app: str) -> None:
         assert chat.get_by_text("아주 긴 답을 천천히 써 줘", exact=True).count() == 1
         page.get_by_role("button", name="🔁 이 턴 다시 답하기").click()
         chat.get_by_text("the answer after all", exact=False).first.wait_for(timeout=30_000)
+        # once the page has redrawn, the turn is answered: no retry button, one turn caption
+        page.get_by_role("button", name="🔁 이 턴 다시 답하기").wait_for(
+            state="detached", timeout=30_000
+        )
+        page.wait_for_timeout(500)
         assert chat.get_by_text("답변을 중지했습니다", exact=False).count() == 0
+        assert chat.get_by_text("1턴", exact=True).count() == 1
         page.screenshot(path=str(ARTIFACTS / "e2e-stopped-then-retried.png"))
         browser.close()
