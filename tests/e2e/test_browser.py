@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,17 +33,18 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+@contextmanager
+def streamlit_app(tmp_path: Path, log_name: str = "streamlit.log", **env: str) -> Iterator[str]:
+    """`streamlit run app.py` on a free port with a fresh database; its URL until the end."""
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / "streamlit.log"
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env.update(
+    environ = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    environ.update(
         CHAT_DB_PATH=str(tmp_path / "chat.sqlite"),
         CHAT_PROVIDER="offline",
         INDEX_DIR=str(tmp_path / "index"),
     )
+    environ.update(env)
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -58,8 +60,8 @@ def server(tmp_path: Path) -> Iterator[str]:
             "false",
         ],
         cwd=ROOT,
-        env=env,
-        stdout=log.open("w"),
+        env=environ,
+        stdout=(ARTIFACTS / log_name).open("w"),
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
@@ -77,6 +79,12 @@ def server(tmp_path: Path) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    with streamlit_app(tmp_path) as url:
+        yield url
 
 
 def _send(page, text: str, turn: int) -> None:

@@ -4,17 +4,12 @@ unanswered turn, and the retry button answers it after all."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_browser import ARTIFACTS, ROOT, _browser, _free_port
+from tests.e2e.test_browser import ARTIFACTS, _browser, streamlit_app
 from tests.fakes import openai_server as oai
 from tests.fakes.http_server import FakeHTTPServer
 
@@ -25,48 +20,14 @@ WORDS = " ".join(f"word{i}" for i in range(200))
 @pytest.fixture
 def slow_app(tmp_path: Path, http_server: FakeHTTPServer) -> Iterator[str]:
     oai.install(http_server, [oai.slow_text(WORDS, 0.05), oai.text("the answer after all")])
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env.update(
-        CHAT_DB_PATH=str(tmp_path / "chat.sqlite"),
-        INDEX_DIR=str(tmp_path / "index"),
+    with streamlit_app(
+        tmp_path,
+        "streamlit-stop.log",
         CHAT_PROVIDER="openai",
         OPENAI_API_KEY="sk-test",
         OPENAI_BASE_URL=f"{http_server.url}/v1",
-    )
-    ARTIFACTS.mkdir(exist_ok=True)
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.port",
-            str(port),
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=(ARTIFACTS / "streamlit-stop.log").open("w"),
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.3)
+    ) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def test_stop_ends_the_answer_and_retry_answers_it(slow_app: str) -> None:
