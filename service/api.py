@@ -531,7 +531,8 @@ async def _answer(svc: Service, job: Job, after: int) -> ChatAnswer:
                     if meta.get("kind") == "approval_request":
                         request = meta
                     elif meta.get("kind") == "turn" and meta.get("status") == "waiting_human":
-                        # the job is parked now (its status is saved before this event)
+                        # the job is paused (its status is saved before this event); it is
+                        # parked right after, and a decision waits for that (`_unpark`)
                         raise Refusal(
                             409,
                             "APPROVAL_PENDING",
@@ -656,7 +657,7 @@ async def _relay(svc: Service, websocket: WebSocket, job: Job, after: int) -> No
                 error = event
             elif meta.get("kind") == "approval_request":
                 request = meta
-                continue  # asked once the job is parked (the `turn` event says so)
+                continue  # asked once the job pauses (the `turn` event says so)
             elif meta.get("kind") == "turn" and meta.get("status") == "waiting_human":
                 await websocket.send_json({"type": "hitl_request", **_pending_fields(request)})
                 decision = await _ask(websocket)
