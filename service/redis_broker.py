@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
@@ -32,6 +33,8 @@ from service.jobs import FINISHED, Job
 log = logging.getLogger(__name__)
 
 JOBS = "chat:jobs"
+READ_GRACE_S = 5.0
+"""How long past its own block time a stream read may take before Redis is taken for gone."""
 SILENT_BEATS = 5
 """A worker on another host that misses this many heartbeats is taken for dead."""
 
@@ -165,10 +168,15 @@ class RedisBroker:
     async def wait_events(self, job_id: str, after: int, timeout: float) -> list[Event]:
         """Block on the stream (XREAD) for events after `after`."""
         if self._async is None:
-            self._async = aioredis.Redis.from_url(self.url, decode_responses=True)
-        reply = await self._async.xread(
-            {self._stream_key(job_id): f"0-{after}"}, block=max(1, int(timeout * 1000))
-        )
+            # No socket timeout: redis-py's default (5 s) would cut a longer XREAD block
+            # short with an error; the read is bounded by its own block time instead.
+            self._async = aioredis.Redis.from_url(
+                self.url, decode_responses=True, socket_timeout=None, socket_keepalive=True
+            )
+        async with asyncio.timeout(timeout + READ_GRACE_S):
+            reply = await self._async.xread(
+                {self._stream_key(job_id): f"0-{after}"}, block=max(1, int(timeout * 1000))
+            )
         return [json.loads(fields["data"]) for _, entries in reply for _, fields in entries]
 
     def cancel(self, job_id: str) -> None:

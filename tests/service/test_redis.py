@@ -4,6 +4,7 @@ error -> done with the message kept unanswered). Real redis-server, real process
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
@@ -206,3 +207,25 @@ def test_cancel_through_redis_stops_the_turn_on_its_worker(
     view = _saved(tmp_path, "t-c")
     assert view.turn_count == 1 and view.retryable
     assert view.turns[0][1][0].content == "멈출 작업"
+
+
+def test_a_stream_read_may_stay_quiet_longer_than_the_clients_socket_timeout(
+    redis_url: str,
+) -> None:
+    """A quiet spell past redis-py's default socket timeout (5 s) is an empty batch, not an
+    error that cuts the client's event stream (seen when a replacement worker started slowly)."""
+    from service.redis_broker import RedisBroker
+
+    broker = RedisBroker(redis_url)
+
+    async def read() -> tuple[list, list]:
+        try:
+            quiet = await broker.wait_events("quiet-job", 0, timeout=6.5)
+            broker.append("quiet-job", {"type": "done", "trace_id": "t", "seq": 1, "content": None})
+            return quiet, await broker.wait_events("quiet-job", 0, timeout=6.5)
+        finally:
+            await broker.aclose()
+
+    quiet, found = asyncio.run(read())
+    broker.close()
+    assert quiet == [] and [e["seq"] for e in found] == [1]
