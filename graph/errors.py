@@ -65,6 +65,10 @@ class MessageTooLong(InputError):
     """A message past the configured limit (the service answers it with 413)."""
 
 
+class CheckpointNotFound(InputError):
+    """A checkpoint that is not (or no longer) kept for the thread (the service: 404)."""
+
+
 class TurnCancelled(Exception):
     """Raised inside a turn's stream when its job was cancelled."""
 

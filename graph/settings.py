@@ -122,6 +122,12 @@ class Settings:
         "2000",
         "Characters of earlier turns that recall may add to the context.",
     )
+    checkpoint_keep_turns: str = _env(
+        "CHECKPOINT_KEEP_TURNS",
+        "20",
+        "Turns whose checkpoints (one after every node) are kept for time travel and forks; "
+        "0 keeps all. Older ones are pruned; summaries and the archive are never touched.",
+    )
 
     # Typed views: the raw fields stay strings so that every value round-trips through
     # the environment unchanged; these parse them once, with a clear error.
@@ -205,6 +211,14 @@ class Settings:
     def recall_budget(self) -> int:
         """Characters of recalled turns allowed in one context."""
         return max(0, self._int("recall_budget_chars"))
+
+    @property
+    def keep_turns(self) -> int:
+        """CHECKPOINT_KEEP_TURNS: turns of checkpoint history kept (0 = all)."""
+        value = self._int("checkpoint_keep_turns")
+        if value < 0:
+            raise ValueError(f"CHECKPOINT_KEEP_TURNS must be 0 or more, got {value}")
+        return value
 
     @property
     def state_dir(self) -> Path:

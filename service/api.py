@@ -25,15 +25,17 @@ from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from graph.errors import InputError, MessageTooLong
+from graph.errors import CheckpointNotFound, InputError, MessageTooLong
 from graph.memory.stats import summary_stats
 from graph.session import (
     ChatApp,
     Event,
     TurnRequest,
     check_message,
+    checkpoints,
     delete_thread,
     ensure_thread,
+    fork_thread,
     load_thread,
     open_app,
     pending_approval,
@@ -52,6 +54,8 @@ from service.models import (
     ChatAnswer,
     ChatRequest,
     Decision,
+    Forked,
+    ForkRequest,
     JobCreated,
     JobRequest,
     JobState,
@@ -304,10 +308,54 @@ def create_app(
         return await _answer(svc, job, after=after)
 
     @api.get("/api/sessions/{thread_id}/checkpoints", dependencies=guarded)
-    def checkpoints(thread_id: str) -> list[dict[str, Any]]:
+    def list_checkpoints(thread_id: str) -> list[dict[str, Any]]:
+        """The thread's kept checkpoints, newest first, with seed 001's metadata."""
         svc = service()
         _known(svc, thread_id)
-        return _checkpoints(svc.chat, thread_id)
+        with _refusals():
+            return checkpoints(svc.chat, thread_id)
+
+    @api.post(
+        "/api/sessions/{thread_id}/fork",
+        status_code=201,
+        response_model=Forked,
+        dependencies=guarded,
+    )
+    def fork(thread_id: str, body: ForkRequest) -> Forked:
+        """A new thread from one of the thread's kept checkpoints (the original stays)."""
+        svc = service()
+        _known(svc, thread_id)
+        with _refusals(CheckpointNotFound, 404, "CHECKPOINT_NOT_FOUND"):
+            new = fork_thread(
+                svc.chat,
+                thread_id,
+                body.checkpoint_id,
+                compression_rate=body.compression_rate,
+                title=body.title or "",
+            )
+            view = load_thread(svc.chat, new, recent_turns=0)
+        svc.known.add(new)
+        return Forked(thread_id=new, forked_from=view.forked_from, resumable=view.resumable)
+
+    @api.post(
+        "/api/sessions/{thread_id}/retry",
+        status_code=202,
+        response_model=JobCreated,
+        dependencies=guarded,
+    )
+    def retry(thread_id: str) -> JobCreated:
+        """Answer the thread's unanswered last turn again, or finish a fork taken mid-turn."""
+        svc = service()
+        _known(svc, thread_id)
+        if svc.broker.busy(thread_id):
+            raise Refusal(409, "THREAD_BUSY", "A turn of this thread is queued or running.")
+        with _refusals():
+            view = load_thread(svc.chat, thread_id, recent_turns=0)
+        if not (view.retryable or view.resumable):
+            raise Refusal(409, "NOTHING_TO_RETRY", "The last turn has its answer.")
+        job = Job.new(thread_id, TurnRequest(thread_id, kind="retry").as_dict())
+        svc.broker.submit(job)
+        return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
 
     # ---- seed 004: WebSocket
     @api.websocket("/ws/{thread_id}")
@@ -358,11 +406,15 @@ def _seq(raw: str) -> int:
 
 
 @contextmanager
-def _refusals() -> Iterator[None]:
-    """Turn the application API's refusals into HTTP ones."""
+def _refusals(
+    special: type[InputError] | None = None, status: int = 422, code: str = ""
+) -> Iterator[None]:
+    """Turn the application API's refusals into HTTP ones (`special` into `status`, `code`)."""
     try:
         yield
     except InputError as exc:
+        if special is not None and isinstance(exc, special):
+            raise Refusal(status, code, str(exc)) from exc
         raise Refusal(422, "INVALID_REQUEST", str(exc)) from exc
     except StorageError as exc:
         raise Refusal(503, "STORAGE_ERROR", str(exc)) from exc
@@ -589,29 +641,6 @@ def _session(svc: Service, thread_id: str) -> Session:
         statistics=stats,
         pending=_pending_fields(view.pending) if view.pending else None,
     )
-
-
-def _checkpoints(chat: ChatApp, thread_id: str) -> list[dict[str, Any]]:
-    """The thread's kept checkpoints, newest first (seed 004)."""
-    from graph.session.app import config_for
-
-    out = []
-    for item in chat.persistence.saver.list(config_for(thread_id, chat.settings)):
-        meta = dict(item.metadata or {})
-        values = item.checkpoint.get("channel_values", {})
-        parent = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
-        out.append(
-            {
-                "checkpoint_id": item.config["configurable"]["checkpoint_id"],
-                "parent_id": parent,
-                "time": item.checkpoint.get("ts"),
-                "step": meta.get("step"),
-                "node": meta.get("node") or meta.get("source"),
-                "turn": values.get("turn_count"),
-                "metadata": json.loads(json.dumps(meta, default=str)),
-            }
-        )
-    return out
 
 
 async def _converse(svc: Service, websocket: WebSocket, thread_id: str) -> None:

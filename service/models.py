@@ -101,6 +101,22 @@ class SessionPatch(_Body):
     title: str | None = Field(default=None, min_length=1, max_length=100)
 
 
+class ForkRequest(_Body):
+    """`POST /api/sessions/{thread_id}/fork`: a new thread from one of its kept checkpoints."""
+
+    checkpoint_id: str = Field(min_length=1, max_length=100)
+    compression_rate: float | None = Rate
+    title: str | None = Field(default=None, min_length=1, max_length=100)
+
+
+class Forked(BaseModel):
+    """The new thread; `resumable` when the checkpoint was inside a turn (a retry goes on)."""
+
+    thread_id: str
+    forked_from: dict[str, Any]
+    resumable: bool
+
+
 class Session(BaseModel):
     """A thread as the API shows it (seed 004's session state plus the panel's figures)."""
 

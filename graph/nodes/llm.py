@@ -18,7 +18,7 @@ from langgraph.constants import TAG_NOSTREAM
 from langgraph.errors import GraphBubbleUp
 
 from graph.context import ContextStats, Extras, context_chars, message_chars, system_prompt
-from graph.errors import ErrorCode, error_record
+from graph.errors import ErrorCode, TurnCancelled, error_record
 from graph.memory import state_extras, strategy_context
 from graph.nodes import candidates as candidate_rule
 from graph.nodes.base import Node
@@ -169,8 +169,8 @@ def make_llm_node(
                     response = best
                 else:
                     response = ask()
-            except GraphBubbleUp:
-                raise
+            except (GraphBubbleUp, TurnCancelled):
+                raise  # a pause, or the user pressed stop: not a failure to answer
             except Exception as exc:  # noqa: BLE001 - the turn must end with an answer
                 code = classify_error(exc)
                 log.warning("model call failed (%s): %s", code, exc)

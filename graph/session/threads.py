@@ -12,10 +12,10 @@ from graph.errors import InputError
 from graph.memory import STRATEGIES
 from graph.session.app import (
     ChatApp,
+    config_for,
     pending_approval,
     require_thread,
     retryable,
-    thread_values,
 )
 from graph.session.errors import storage_errors
 from graph.settings import validate_budget, validate_rate
@@ -56,6 +56,10 @@ class ThreadView:
     """The last strategy comparison: strategy -> context characters per turn."""
     retryable: bool = False
     """The last turn is unanswered and can be answered again in place (`retry_turn`)."""
+    resumable: bool = False
+    """The thread stopped inside a turn (a fork taken mid-turn): `retry_turn` goes on."""
+    forked_from: dict[str, Any] = field(default_factory=dict)
+    """The thread, checkpoint and turn this thread was forked from, if it was."""
     route: str = ""
     retrieved: list[dict[str, Any]] = field(default_factory=list)
     state: dict[str, Any] = field(default_factory=dict)
@@ -174,8 +178,13 @@ def delete_thread(app: ChatApp, thread_id: str) -> None:
 
 def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -> ThreadView:
     """Read a thread for display: state values plus archived turns (the last `recent_turns`)."""
+    from graph.session.turns import close_interrupted  # turns builds on this module
+
     record = require_thread(app, thread_id)
-    values = thread_values(app, thread_id)
+    close_interrupted(app, thread_id)
+    with storage_errors():
+        snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+    values = dict(snapshot.values or {})
     archived = int(values.get("archived_turns", 0))
     completed, current = split_turns(values.get("messages", []))
     live = [(archived + i + 1, turn) for i, turn in enumerate(completed)]
@@ -192,7 +201,7 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         title=str(record.get("title") or ""),
         turn_count=int(values.get("turn_count", 0)),
         compression_rate=float(
-            record.get("rate", values.get("compression_rate", app.settings.default_rate))
+            record.get("rate") or values.get("compression_rate") or app.settings.default_rate
         ),
         summary_history=list(values.get("summary_history", [])),
         strategy=thread_strategy(app, record),
@@ -205,6 +214,8 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         first_turn_shown=first,
         pending=pending_approval(app, thread_id),
         retryable=retryable(values.get("messages", [])),
+        resumable=bool(snapshot.next) and not snapshot.interrupts,
+        forked_from=dict(record.get("forked_from") or {}),
         comparison=dict(record.get("comparison") or {}),
         route=str(values.get("route", "")),
         retrieved=list(values.get("retrieved", [])),

@@ -1,7 +1,7 @@
 """Running turns: check the message, stream the graph, hand tokens and the outcome back.
 
 Input is checked before anything is written, so a refused message changes nothing. After
-each turn the thread's older checkpoints are pruned: the newest one holds the whole state.
+each turn the checkpoints older than the thread's last CHECKPOINT_KEEP_TURNS turns are pruned.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
@@ -45,6 +47,7 @@ from graph.session.events import TurnEvents
 from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
 from graph.storage.archive import update_thread
+from graph.storage.checkpointer import FORK_SOURCE
 from graph.storage.leases import ThreadBusyError, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
@@ -230,6 +233,9 @@ def resume_turn(
 def retry_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -> TurnOutcome:
     """Answer the last, unanswered turn again in place: same turn number, same message.
 
+    A thread forked in the middle of a turn (see `graph.session.history`) goes on from its
+    checkpoint instead.
+
     The apology and the tool calls that never ran are removed; tool steps that did run are
     kept (nothing runs twice), and the turn goes on from recall and the model. A crash
     during the retry leaves the message unanswered again (TURN_INTERRUPTED), never lost.
@@ -241,6 +247,9 @@ def retry_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -
         with storage_errors():
             snapshot = app.graph.get_state(config)
         messages = list((snapshot.values or {}).get("messages", []))
+        if snapshot.next and not snapshot.interrupts and not retryable(messages):
+            # a turn stopped between nodes (a fork taken mid-turn): go on from there
+            return _stream(app, thread_id, None, events)
         if snapshot.interrupts or not retryable(messages):
             raise InputError("The last turn has its answer; there is nothing to retry.")
         completed, _ = split_turns(messages)  # an apology ends the turn: it is the last one
@@ -299,14 +308,16 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
     last: BaseMessage | None = None
     try:
         with storage_errors():
-            # One checkpoint per turn: the turn is the unit the user sees, and older
-            # checkpoints are pruned anyway. A pause for approval, an error or a stop still
-            # persists ("exit" writes on interrupt, on exceptions and on a closed stream).
+            # A checkpoint after every step, saved before the next one starts: the user's
+            # message is on disk before the model runs (a crash keeps it, unanswered), and
+            # a fork can start before or after any node.
+            if events is not None:  # stop means stop: inside the model's stream too
+                config = {**config, "callbacks": [_StopOnToken(events)]}
             parts: Any = app.graph.stream(
                 payload,
                 config,
                 stream_mode=["messages", "updates", "tasks", "custom"] if events else ["updates"],
-                durability="exit",
+                durability="sync",
             )
             try:
                 for mode, chunk in parts:
@@ -347,7 +358,7 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
         # a stopped turn keeps its message, unanswered (the stream wrote what it had)
         return _keep(app, thread_id, payload, ErrorCode.CANCELLED)
     try:  # housekeeping: a failure here changes nothing that was saved
-        prune_checkpoints(app.persistence.saver, thread_id)
+        prune_checkpoints(app.persistence.saver, thread_id, app.settings.keep_turns)
         update_thread(app.persistence.archive, thread_id)
     except sqlite3.Error as exc:
         log.warning("after the turn, pruning or the thread list failed: %s", exc)
@@ -357,6 +368,33 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
         outcome.answer = content_text(last)
         outcome.error_code = last.response_metadata.get("error_code")
     return outcome
+
+
+class _StopOnToken(BaseCallbackHandler):
+    """Stops the answering model at its next token once the job is cancelled.
+
+    Without it a stop would wait for the whole answer (the graph finishes a running node
+    before it stops), and that answer would be saved. Only the answer is stopped: a
+    summary being made goes on, so the archive stays whole.
+    """
+
+    raise_error = True
+
+    def __init__(self, events: TurnEvents) -> None:
+        self.events = events
+        self.answering: set[UUID] = set()
+
+    def on_chat_model_start(
+        self, serialized: dict[str, Any], messages: Any, *, run_id: UUID, **kwargs: Any
+    ) -> None:
+        """Note the answering model's runs (those of llm_node)."""
+        if (kwargs.get("metadata") or {}).get("langgraph_node") == "llm_node":
+            self.answering.add(run_id)
+
+    def on_llm_new_token(self, token: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        """Raise TurnCancelled in the answer's stream once stop was pressed."""
+        if run_id in self.answering and self.events.is_cancelled():
+            raise TurnCancelled
 
 
 def report_update(events: TurnEvents, chunk: dict[str, Any]) -> None:
@@ -411,7 +449,7 @@ def _keep(app: ChatApp, thread_id: str, payload: Any, code: ErrorCode) -> TurnOu
         final = close_unanswered(app, thread_id, code)
         if final is None:  # it had finished after all
             final = thread_values(app, thread_id)["messages"][-1]
-        prune_checkpoints(app.persistence.saver, thread_id)
+        prune_checkpoints(app.persistence.saver, thread_id, app.settings.keep_turns)
         update_thread(app.persistence.archive, thread_id)
     return TurnOutcome(
         answer=content_text(final), error_code=final.response_metadata.get("error_code")
@@ -453,6 +491,27 @@ _NOT_SAVED = (
 
 NOT_RUN = "Error: not run; the turn was interrupted."
 """Result given to a tool call that never ran in an unanswered turn."""
+
+
+def close_interrupted(app: ChatApp, thread_id: str) -> bool:
+    """Close a turn a crash left half-done (TURN_INTERRUPTED), as the thread is opened.
+
+    The message was saved before the model ran; the turn is closed as unanswered so the
+    retry button answers it. A thread another writer is using, a paused one and a fork
+    taken mid-turn (finished by `retry_turn`) are left alone. True if a turn was closed.
+    """
+    config = config_for(thread_id, app.settings)
+    with storage_errors():
+        snapshot = app.graph.get_state(config)
+    if not snapshot.next or snapshot.interrupts:
+        return False
+    if (snapshot.metadata or {}).get("source") == FORK_SOURCE:
+        return False
+    try:
+        with _lease(app, thread_id), storage_errors():
+            return close_unanswered(app, thread_id, ErrorCode.TURN_INTERRUPTED) is not None
+    except ThreadBusy:
+        return False
 
 
 def close_unanswered(

@@ -227,7 +227,7 @@ def load_summary_meta(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
 def delete_archive(archive: Archive, thread_id: str) -> None:
     """Delete everything of a thread in one transaction: all of it or, on failure, nothing.
 
-    Its checkpoints and pending writes (LangGraph's tables in the same file), archived
+    Its checkpoints, their values and pending writes (in the same file), archived
     turns, statistics, summary costs, facts, pins, tool records, lease, recall index, and
     its entry in the thread list.
     """
@@ -235,6 +235,7 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
         for table in (
             "checkpoints",
             "writes",
+            "checkpoint_blobs",
             "archive_turns",
             "summary_costs",
             "memory_facts",

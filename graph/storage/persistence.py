@@ -1,7 +1,8 @@
 """SQLite persistence: the checkpointer, the archive (turns and thread list), and pruning.
 
-One SQLite file holds both. Each turn leaves exactly one checkpoint behind (older ones of
-the thread are pruned after the turn), and summarized turns live in the archive, so the
+One SQLite file holds both. A checkpoint is saved after every node, each channel value once
+(see `graph.storage.checkpointer`); the checkpoints of the last CHECKPOINT_KEEP_TURNS turns
+are kept and older ones pruned after each turn. Summarized turns live in the archive, so the
 file grows with the transcript, not with its square.
 """
 
@@ -15,9 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from langgraph.checkpoint.sqlite import SqliteSaver
-
 from graph.storage.archive import Archive
+from graph.storage.checkpointer import ChatSaver
 from graph.storage.schema import SchemaError
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ class StorageError(RuntimeError):
 class Persistence:
     """Checkpointer and archive on one SQLite file."""
 
-    saver: SqliteSaver
+    saver: ChatSaver
     """LangGraph checkpointer: one thread per conversation."""
     archive: Archive
     """Archived turns, per-turn statistics, summary costs and the thread list."""
@@ -137,7 +137,7 @@ def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S
         notice = f"The database {path} was damaged; it was moved to {aside} and a new one started."
         log.warning(notice)
     try:
-        saver = SqliteSaver(_connect(path, busy_timeout_s))
+        saver = ChatSaver(_connect(path, busy_timeout_s))
         saver.setup()
         archive = Archive(_connect(path, busy_timeout_s))
     except SchemaError as exc:
@@ -150,30 +150,13 @@ def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S
     )
 
 
-def prune_checkpoints(saver: SqliteSaver, thread_id: str) -> int:
-    """Delete all but the newest checkpoint of a thread (and their writes); return the count.
+def prune_checkpoints(saver: ChatSaver, thread_id: str, keep_turns: int) -> int:
+    """Delete the thread's checkpoints older than its last `keep_turns` turns; return the count.
 
-    The newest checkpoint holds the whole state (the working set is small), and its own
-    pending writes, such as a paused tool approval, are kept. Runs between turns only.
+    Runs between turns only; `keep_turns` 0 keeps all. The file's freed pages go back to
+    the file system.
     """
-    with saver.cursor() as cur:
-        cur.execute(
-            "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
-            "ORDER BY checkpoint_id DESC LIMIT 1",
-            (thread_id,),
-        )
-        row = cur.fetchone()
-        if row is None:
-            return 0
-        latest = row[0]
-        cur.execute(
-            "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id != ?", (thread_id, latest)
-        )
-        cur.execute(
-            "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?",
-            (thread_id, latest),
-        )
-        deleted = int(cur.rowcount)
+    deleted = saver.prune_turns(thread_id, keep_turns)
     if deleted:
         # Python's execute() steps a pragma once, which frees a single page; executescript
         # runs it to the end and returns every free page to the file system.

@@ -4,7 +4,10 @@ Version 1 is what the first landed versions wrote (archive, summary costs, threa
 no version recorded. Version 2 adds the recall index, the lost-facts records, pinned facts,
 the writer leases and per-call tool records; upgrading a version-1 file indexes its archived
 turns in place. Version 3 changes no table: it rebuilds the recall index, whose English
-terms version 2 cut apart before a period ("detail." indexed as "det" + "ail"). A file
+terms version 2 cut apart before a period ("detail." indexed as "det" + "ail"). Version 4
+stores checkpoint channel values once per version in `checkpoint_blobs` (see
+`graph.storage.checkpointer`), so its checkpoint rows no longer hold the state: an older app
+must refuse such a file rather than read empty states; its older checkpoints still read. A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
 """
@@ -15,9 +18,11 @@ import logging
 import sqlite3
 from collections.abc import Callable
 
+from graph.storage.checkpointer import BLOBS_TABLE
+
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The version this code writes."""
 
 V1 = """
@@ -137,6 +142,7 @@ UPGRADES: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] = {
     1: (V1, None),
     2: (V2, _backfill_recall),
     3: ("", _reindex_recall),
+    4: (BLOBS_TABLE, None),
 }
 """Version -> (tables it adds, data it fills in), applied in order."""
 

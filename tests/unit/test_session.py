@@ -93,16 +93,6 @@ def test_archive_keeps_the_whole_conversation(app) -> None:
     assert len(exported["turns"]) == 11
 
 
-def test_one_checkpoint_per_thread_is_kept(app) -> None:
-    thread = new_thread(app)
-    _talk(app, thread, 5)
-    conn = app.persistence.saver.conn
-    assert (
-        conn.execute("select count(*) from checkpoints where thread_id=?", (thread,)).fetchone()[0]
-        == 1
-    )
-
-
 def test_threads_listed_newest_first_with_titles_rename_and_delete(app) -> None:
     first = new_thread(app)
     run_turn(

@@ -1,0 +1,185 @@
+"""A thread's checkpoint history and forks from it (LangGraph's time travel, in the product).
+
+A checkpoint is saved after every node; those of the last CHECKPOINT_KEEP_TURNS turns are
+kept (see `graph.storage.checkpointer`). `checkpoints` lists them with seed 001's metadata;
+`fork_thread` starts a new thread from any of them: the state as it was at that point, and
+the archive (summarized turns, summary costs, lost-facts records, pins and the recall
+index) up to it. A fork taken in the middle of a turn goes on from there with `retry_turn`,
+for example with another compression rate, so both answers can be read side by side.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+from langgraph.checkpoint.base import CheckpointMetadata, copy_checkpoint
+from langgraph.checkpoint.base.id import uuid6
+
+from graph.context import covered_turns
+from graph.errors import CheckpointNotFound, InputError
+from graph.session.app import ChatApp, config_for, require_thread
+from graph.session.errors import storage_errors
+from graph.session.threads import new_thread
+from graph.settings import validate_rate
+from graph.storage.archive import unpack_json, update_thread
+from graph.storage.checkpointer import FORK_SOURCE, checkpoint_metadata
+from graph.storage.recall_index import index_packed_turns
+
+
+def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
+    """The thread's kept checkpoints, newest first: id, parent, time and seed 001's metadata.
+
+    Each also says which nodes would run next from it (`next`, empty at a turn's end) and
+    what it holds (`messages`, `summaries`, `pending_approval`).
+    """
+    require_thread(app, thread_id)
+    out = []
+    with storage_errors():
+        found = list(app.persistence.saver.list(config_for(thread_id, app.settings)))
+    for item in found:
+        values = item.checkpoint.get("channel_values", {})
+        parent = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+        meta = checkpoint_metadata(item)
+        out.append(
+            {
+                "checkpoint_id": item.config["configurable"]["checkpoint_id"],
+                "parent_id": parent,
+                "time": item.checkpoint.get("ts"),
+                **meta,
+                "turn": meta.get("turn", values.get("turn_count")),
+                "messages": len(values.get("messages", [])),
+                "summaries": len(values.get("summary_history", [])),
+                "pending_approval": any(w[1] == "__interrupt__" for w in item.pending_writes or []),
+                "metadata": json.loads(json.dumps(dict(item.metadata or {}), default=str)),
+            }
+        )
+    return out
+
+
+def fork_thread(
+    app: ChatApp,
+    thread_id: str,
+    checkpoint_id: str,
+    *,
+    compression_rate: float | None = None,
+    title: str = "",
+) -> str:
+    """Start a new thread from one of `thread_id`'s kept checkpoints; return its id.
+
+    The new thread holds the state of that checkpoint (with `compression_rate` for the
+    summaries still to come, if given) and a copy of the archive up to it; the original is
+    not touched. A checkpoint inside a turn leaves that turn to be finished by `retry_turn`.
+    """
+    record = require_thread(app, thread_id)
+    if compression_rate is not None:
+        try:
+            compression_rate = validate_rate(compression_rate)
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+    saver = app.persistence.saver
+    source_config = config_for(thread_id, app.settings)
+    source_config["configurable"]["checkpoint_id"] = checkpoint_id
+    with storage_errors():
+        found = saver.get_tuple(source_config)
+    if found is None or found.config["configurable"].get("checkpoint_id") != checkpoint_id:
+        raise CheckpointNotFound(
+            f"Checkpoint {checkpoint_id!r} is not kept for this thread (older ones are pruned "
+            f"after {app.settings.keep_turns} turns)."
+        )
+    values = dict(found.checkpoint["channel_values"])
+    turn = int(values.get("turn_count", 0))
+    fork_id = new_thread(
+        app, title=title or f"{record.get('title') or thread_id} (fork at turn {turn})"
+    )
+    values["session_id"] = fork_id
+    values["summary_history"] = [
+        {**entry, "thread_id": fork_id} for entry in values.get("summary_history", [])
+    ]
+    rate = compression_rate if compression_rate is not None else record.get("rate")
+    if compression_rate is not None:
+        values["compression_rate"] = compression_rate
+    with storage_errors():
+        _copy_archive(app, thread_id, fork_id, values)
+        update_thread(
+            app.persistence.archive,
+            fork_id,
+            **{k: record[k] for k in ("strategy", "budget", "recall") if k in record},
+            **({"rate": rate} if rate is not None else {}),
+            forked_from={"thread_id": thread_id, "checkpoint_id": checkpoint_id, "turn": turn},
+        )
+        checkpoint = copy_checkpoint(found.checkpoint)
+        checkpoint["id"] = str(uuid6(clock_seq=-1))
+        checkpoint["channel_values"] = values
+        versions = dict(checkpoint["channel_versions"])
+        if compression_rate is not None and "compression_rate" not in versions:
+            versions["compression_rate"] = saver.get_next_version(None, None)
+            checkpoint["channel_versions"] = versions
+        saved = saver.put(
+            {"configurable": {"thread_id": fork_id, "checkpoint_ns": ""}},
+            checkpoint,
+            cast(
+                CheckpointMetadata,
+                {
+                    "source": FORK_SOURCE,
+                    "step": int(found.metadata.get("step", -1)),
+                    "parents": {},
+                    "forked_from": f"{thread_id}/{checkpoint_id}",
+                },
+            ),
+            versions,
+        )
+        by_task: dict[str, list[tuple[str, Any]]] = {}
+        for task_id, channel, value in found.pending_writes or []:
+            by_task.setdefault(task_id, []).append((channel, value))
+        for task_id, writes in by_task.items():
+            saver.put_writes(saved, writes, task_id)
+    return fork_id
+
+
+def _copy_archive(app: ChatApp, source: str, target: str, values: dict[str, Any]) -> None:
+    """Copy what a checkpoint's state refers to into the fork, and index its turns.
+
+    Archived turns and their statistics, summary costs and fact records up to its
+    summaries, pins up to its turn.
+    """
+    archive = app.persistence.archive
+    archived = int(values.get("archived_turns", 0))
+    covered = covered_turns(values.get("summary_history", []))
+    turn = int(values.get("turn_count", 0))
+    with archive.lock, archive.conn:
+        conn = archive.conn
+        conn.execute(
+            "INSERT INTO archive_turns (thread_id, turn, messages, stats) "
+            "SELECT ?, turn, CASE WHEN turn <= ? THEN messages END, stats FROM archive_turns "
+            "WHERE thread_id = ? AND turn <= ?",
+            (target, archived, source, turn),
+        )
+        conn.execute(
+            "INSERT INTO summary_costs (thread_id, first_turn, meta) "
+            "SELECT ?, first_turn, meta FROM summary_costs WHERE thread_id = ? AND first_turn <= ?",
+            (target, source, covered),
+        )
+        conn.execute(
+            "INSERT INTO memory_facts (thread_id, first_turn, last_turn, record) "
+            "SELECT ?, first_turn, last_turn, record FROM memory_facts "
+            "WHERE thread_id = ? AND last_turn <= ?",
+            (target, source, covered),
+        )
+        pins = conn.execute(
+            "SELECT fact, pinned_at, record FROM pinned_facts WHERE thread_id = ?", (source,)
+        ).fetchall()
+        conn.executemany(
+            "INSERT INTO pinned_facts (thread_id, fact, pinned_at, record) VALUES (?, ?, ?, ?)",
+            [
+                (target, fact, at, record)
+                for fact, at, record in pins
+                if int(unpack_json(record).get("turn", 0)) <= turn
+            ],
+        )
+        rows = conn.execute(
+            "SELECT thread_id, turn, messages FROM archive_turns WHERE thread_id = ? "
+            "AND messages IS NOT NULL ORDER BY turn",
+            (target,),
+        ).fetchall()
+        index_packed_turns(conn, rows)

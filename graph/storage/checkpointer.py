@@ -1,0 +1,343 @@
+"""The checkpointer: LangGraph's SQLite saver, storing each channel value once, compressed.
+
+LangGraph's `SqliteSaver` writes the whole state into every checkpoint. With a checkpoint
+after every node (so a fork can start before or after the summary, the model or a tool)
+that would repeat the unchanged channels six or seven times a turn. `ChatSaver` keeps the
+layout of LangGraph's PostgreSQL saver instead: a checkpoint row holds the channel
+*versions*, and each channel value is stored once per version in `checkpoint_blobs`, so a
+node that changes one field writes that field alone. Values and pending writes are
+zlib-compressed (`CompressedSerializer`).
+
+Each checkpoint's metadata also carries seed 001's fields: `node` (the node that just ran,
+`__start__` once the user's message is in, `input` before it, `update` for a change made
+outside the graph, `fork` for a forked thread's first checkpoint), `turn`,
+`route`, `error_code` and `safeguard_label`, read from the state it saves.
+
+Checkpoints written by earlier versions (the whole state in the row) are read as before.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sqlite3
+import threading
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, cast
+
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    SerializerProtocol,
+)
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+COMPRESS_FROM = 256
+"""Serialized values from this many bytes on are compressed (smaller ones would not gain)."""
+
+_Z = "+z"
+"""Suffix of the type of a compressed value."""
+
+BLOBS_TABLE = """
+CREATE TABLE IF NOT EXISTS checkpoint_blobs (
+    thread_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    channel TEXT NOT NULL,
+    version TEXT NOT NULL,
+    type TEXT NOT NULL,
+    blob BLOB,
+    PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
+) WITHOUT ROWID;
+"""
+
+FORK_SOURCE = "fork"
+"""The `source` in the metadata of a forked thread's first checkpoint."""
+
+_NODES_IGNORED = frozenset({"__input__"})
+
+
+class CompressedSerializer(SerializerProtocol):
+    """LangGraph's serializer, with values past COMPRESS_FROM bytes zlib-compressed.
+
+    Uncompressed values (and those written before compression) load as they are.
+    """
+
+    def __init__(self, inner: SerializerProtocol | None = None) -> None:
+        self.inner = inner or JsonPlusSerializer()
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        """Serialize, then compress when it pays."""
+        type_, data = self.inner.dumps_typed(obj)
+        if len(data) >= COMPRESS_FROM:
+            packed = zlib.compress(data, 6)
+            if len(packed) < len(data):
+                return type_ + _Z, packed
+        return type_, data
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        """Decompress if compressed, then deserialize."""
+        type_, raw = data
+        if type_.endswith(_Z):
+            return self.inner.loads_typed((type_[: -len(_Z)], zlib.decompress(raw)))
+        return self.inner.loads_typed(data)
+
+
+def _pairs(count: int) -> str:
+    """SQL for `count` (channel, version) pairs."""
+    return "VALUES " + ",".join(["(?, ?)"] * count)
+
+
+def _turn_of(values: Mapping[str, Any]) -> int | None:
+    turn = values.get("turn_count")
+    return int(turn) if isinstance(turn, int) else None
+
+
+def _error_code(values: Mapping[str, Any]) -> str | None:
+    messages = values.get("messages") or []
+    last = messages[-1] if messages else None
+    if isinstance(last, AIMessage) and not last.tool_calls:
+        code = last.response_metadata.get("error_code")
+        return str(code) if code else None
+    return None
+
+
+class ChatSaver(SqliteSaver):
+    """SqliteSaver with per-channel blobs, compression and seed 001's checkpoint metadata."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__(conn, serde=CompressedSerializer())
+        self._seen: dict[str, tuple[str, dict[str, Any]]] = {}
+        """thread -> (checkpoint id, versions_seen) of its last put, to name the node."""
+        self._seen_lock = threading.Lock()
+
+    def setup(self) -> None:
+        """LangGraph's tables, and the blob table."""
+        if self.is_setup:
+            return
+        super().setup()
+        self.conn.executescript(BLOBS_TABLE)
+
+    # writing
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """Save the checkpoint's changed channels as blobs and the rest as versions only."""
+        thread_id = str(config["configurable"]["thread_id"])
+        ns = str(config["configurable"].get("checkpoint_ns", ""))
+        values = checkpoint["channel_values"]
+        meta = dict(metadata)
+        meta.update(self._describe(config, checkpoint, meta))
+        versions = checkpoint["channel_versions"]
+        wanted = {ch: str(versions[ch]) for ch in new_versions if ch in versions}
+        # a checkpoint copied from elsewhere (a fork) may hold values never stored here
+        unchanged = {ch: str(versions[ch]) for ch in values if ch in versions and ch not in wanted}
+        with self.cursor() as cur:
+            if unchanged:
+                wanted.update(self._missing(cur, thread_id, ns, unchanged))
+            cur.executemany(
+                "INSERT OR IGNORE INTO checkpoint_blobs "
+                "(thread_id, checkpoint_ns, channel, version, type, blob) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (thread_id, ns, ch, version, *self._dump_value(values, ch))
+                    for ch, version in wanted.items()
+                ],
+            )
+        bare: Checkpoint = {**checkpoint, "channel_values": {}}
+        return super().put(config, bare, cast(CheckpointMetadata, meta), new_versions)
+
+    def _dump_value(self, values: Mapping[str, Any], channel: str) -> tuple[str, bytes | None]:
+        if channel not in values:
+            return "empty", None
+        return self.serde.dumps_typed(values[channel])
+
+    @staticmethod
+    def _missing(
+        cur: sqlite3.Cursor, thread_id: str, ns: str, channels: Mapping[str, str]
+    ) -> dict[str, str]:
+        keys = list(channels.items())
+        stored = set(
+            cur.execute(
+                "SELECT channel, version FROM checkpoint_blobs WHERE thread_id = ? AND "
+                f"checkpoint_ns = ? AND (channel, version) IN ({_pairs(len(keys))})",
+                (thread_id, ns, *(x for pair in keys for x in pair)),
+            ).fetchall()
+        )
+        return {ch: v for ch, v in keys if (ch, v) not in stored}
+
+    def _describe(
+        self, config: RunnableConfig, checkpoint: Checkpoint, meta: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Seed 001's metadata of a checkpoint: node, turn, route, error_code, safeguard_label."""
+        values = checkpoint["channel_values"]
+        thread_id = str(config["configurable"]["thread_id"])
+        seen = checkpoint.get("versions_seen", {})
+        parent = config["configurable"].get("checkpoint_id")
+        with self._seen_lock:
+            last = self._seen.get(thread_id)
+            self._seen[thread_id] = (checkpoint["id"], {k: dict(v) for k, v in seen.items()})
+        source = meta.get("source")
+        if source == "input":
+            node = "input"
+        elif source == "loop" and last is not None and last[0] == parent:
+            ran = [n for n, v in seen.items() if n not in _NODES_IGNORED and last[1].get(n) != v]
+            node = ",".join(sorted(ran)) if ran else "loop"
+        elif source == "loop":
+            ran = [n for n in seen if n not in _NODES_IGNORED]
+            node = ran[-1] if len(ran) == 1 else "loop"
+        else:
+            node = str(source or "")
+        described: dict[str, Any] = {"node": node}
+        turn = _turn_of(values)
+        if turn is not None:
+            described["turn"] = turn
+        if values.get("route"):
+            described["route"] = str(values["route"])
+        safeguard = values.get("safeguard") or {}
+        if isinstance(safeguard, Mapping) and safeguard.get("label"):
+            described["safeguard_label"] = str(safeguard["label"])
+        code = _error_code(values)
+        if code:
+            described["error_code"] = code
+        return described
+
+    # reading
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """The checkpoint with its channel values put back together."""
+        found = super().get_tuple(config)
+        return self._filled(found) if found is not None else None
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        """The checkpoints, newest first, with their channel values."""
+        # read all rows first: the base class holds the connection's lock while it yields
+        for found in list(super().list(config, filter=filter, before=before, limit=limit)):
+            yield self._filled(found)
+
+    def _filled(self, found: CheckpointTuple) -> CheckpointTuple:
+        checkpoint = found.checkpoint
+        values = dict(checkpoint["channel_values"])
+        wanted = {
+            ch: str(v) for ch, v in checkpoint["channel_versions"].items() if ch not in values
+        }
+        if not wanted:
+            return found
+        configurable = found.config["configurable"]
+        keys = list(wanted.items())
+        with self.cursor(transaction=False) as cur:
+            rows = cur.execute(
+                "SELECT channel, type, blob FROM checkpoint_blobs WHERE thread_id = ? AND "
+                f"checkpoint_ns = ? AND (channel, version) IN ({_pairs(len(keys))})",
+                (
+                    str(configurable["thread_id"]),
+                    str(configurable.get("checkpoint_ns", "")),
+                    *(x for pair in keys for x in pair),
+                ),
+            ).fetchall()
+        for channel, type_, blob in rows:
+            if type_ != "empty":
+                values[channel] = self.serde.loads_typed((type_, blob))
+        return found._replace(checkpoint={**checkpoint, "channel_values": values})
+
+    # deleting
+    def delete_thread(self, thread_id: str) -> None:
+        """Delete the thread's checkpoints, writes and blobs."""
+        super().delete_thread(thread_id)
+        with self.cursor() as cur:
+            cur.execute("DELETE FROM checkpoint_blobs WHERE thread_id = ?", (str(thread_id),))
+        with self._seen_lock:
+            self._seen.pop(str(thread_id), None)
+
+    def prune_turns(self, thread_id: str, keep_turns: int) -> int:
+        """Keep every checkpoint of the thread's last `keep_turns` turns; return how many went.
+
+        `keep_turns` 0 keeps all. The newest checkpoint is always kept (it is the thread),
+        and so is every blob a kept checkpoint refers to: a thread's history is a line (a
+        fork makes a new thread), so a channel's blobs older than the oldest kept
+        checkpoint's version of it are no longer referred to.
+        """
+        if keep_turns <= 0:
+            return 0
+        rows = self._turns(thread_id)
+        if not rows:
+            return 0
+        newest_turn = max(turn for _, turn in rows)
+        cutoff_turn = newest_turn - keep_turns + 1
+        kept = [cid for cid, turn in rows if turn >= cutoff_turn]
+        oldest_kept = min(kept) if kept else max(cid for cid, _ in rows)
+        with self.cursor() as cur:
+            cur.execute(
+                "DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = '' "
+                "AND checkpoint_id < ?",
+                (thread_id, oldest_kept),
+            )
+            cur.execute(
+                "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
+                "AND checkpoint_id < ?",
+                (thread_id, oldest_kept),
+            )
+            deleted = int(cur.rowcount)
+        if deleted:
+            found = super().get_tuple(
+                {
+                    "configurable": {
+                        "thread_id": thread_id,
+                        "checkpoint_ns": "",
+                        "checkpoint_id": oldest_kept,
+                    }
+                }
+            )
+            if found is not None:
+                with self.cursor() as cur:
+                    cur.executemany(
+                        "DELETE FROM checkpoint_blobs WHERE thread_id = ? AND checkpoint_ns = '' "
+                        "AND channel = ? AND version < ?",
+                        [
+                            (thread_id, ch, str(v))
+                            for ch, v in found.checkpoint["channel_versions"].items()
+                        ],
+                    )
+        return deleted
+
+    def _turns(self, thread_id: str) -> Sequence[tuple[str, int]]:
+        """(checkpoint id, turn) of the thread's checkpoints; unknown turns count as 0."""
+        with self.cursor(transaction=False) as cur:
+            rows = cur.execute(
+                "SELECT checkpoint_id, metadata FROM checkpoints WHERE thread_id = ? "
+                "AND checkpoint_ns = ''",
+                (thread_id,),
+            ).fetchall()
+        found: builtins.list[tuple[str, int]] = []
+        for checkpoint_id, metadata in rows:
+            turn = json.loads(metadata).get("turn") if metadata else None
+            found.append((str(checkpoint_id), int(turn) if isinstance(turn, int) else 0))
+        return found
+
+
+def checkpoint_metadata(found: CheckpointTuple) -> dict[str, Any]:
+    """The seed-001 fields of a checkpoint's metadata (plus LangGraph's source and step)."""
+    keys: Sequence[str] = (
+        "node",
+        "turn",
+        "route",
+        "error_code",
+        "safeguard_label",
+        "source",
+        "step",
+    )
+    return {k: found.metadata[k] for k in keys if k in found.metadata}  # type: ignore[literal-required]

@@ -1,0 +1,195 @@
+"""Checkpoint history (issue 14): a checkpoint after every node with seed 001's metadata,
+the last CHECKPOINT_KEEP_TURNS turns of them kept, forks from any kept checkpoint, and a
+crash in the middle of a turn that keeps the user's message."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from graph.errors import CheckpointNotFound, ErrorCode
+from graph.session import (
+    checkpoints,
+    fork_thread,
+    load_thread,
+    new_thread,
+    open_app,
+    retry_turn,
+    run_turn,
+)
+from graph.settings import load_settings
+from tests.fakes import openai_server as oai
+from tests.fakes.http_server import FakeHTTPServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _open(db: Path, **env: str):
+    settings = load_settings({"CHAT_DB_PATH": str(db), "CHAT_PROVIDER": "offline", **env})
+    return open_app(settings, tools=[], approval_required=frozenset())
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    chat = _open(tmp_path / "chat.sqlite", CHECKPOINT_KEEP_TURNS="3")
+    yield chat
+    chat.persistence.close()
+
+
+def _talk(app, thread: str, n: int, start: int = 1) -> None:
+    for turn in range(start, start + n):
+        run_turn(
+            app,
+            thread,
+            f"메모 {turn}: 회의실 {turn}0{turn}호, 오후 {turn}시.",
+            turn_count=turn,
+            compression_rate=0.3,
+        )
+
+
+def test_every_node_leaves_a_checkpoint_with_seed_metadata_and_three_turns_are_kept(app) -> None:
+    thread = new_thread(app)
+    _talk(app, thread, 8)
+    kept = checkpoints(app, thread)
+    assert {c["turn"] for c in kept} == {6, 7, 8}
+    last_turn = [c["node"] for c in reversed(kept) if c["turn"] == 8 and c["source"] == "loop"]
+    # the message is saved first, then one checkpoint after each node, in graph order
+    assert last_turn[0] == "__start__"
+    assert [n for n in last_turn if n.endswith("_node")] == [
+        "safeguard_node",
+        "router_node",
+        "summary_node",
+        "recall_node",
+        "llm_node",
+    ]
+    final = kept[0]
+    assert final["node"] == "llm_node" and final["safeguard_label"] == "PASS"
+    assert final["route"] in ("agent", "rag") and "error_code" not in final
+    # pruning touched neither the summaries nor the archive
+    view = load_thread(app, thread)
+    assert [n for n, _ in view.turns] == list(range(1, 9))
+    assert [e["turns"] for e in view.summary_history] == [[1, 2, 3], [4, 5, 6]]
+
+
+def test_keep_zero_keeps_every_turn(tmp_path: Path) -> None:
+    chat = _open(tmp_path / "all.sqlite", CHECKPOINT_KEEP_TURNS="0")
+    thread = new_thread(chat)
+    _talk(chat, thread, 5)
+    per_turn = Counter(c["turn"] for c in checkpoints(chat, thread) if c["node"] != "input")
+    assert sorted(per_turn) == [1, 2, 3, 4, 5] and min(per_turn.values()) >= 6
+    chat.persistence.close()
+
+
+def test_a_blocked_turn_carries_its_label_and_error_code(app) -> None:
+    thread = new_thread(app)
+    run_turn(app, thread, "폭탄 만드는 방법 알려줘", turn_count=1, compression_rate=0.3)
+    last = checkpoints(app, thread)[0]
+    assert last["safeguard_label"] == "HARMFUL"
+    assert last["error_code"] == ErrorCode.SAFEGUARD_BLOCKED.value
+
+
+def test_a_fork_inside_a_turn_goes_on_at_another_rate_and_leaves_the_original(app) -> None:
+    thread = new_thread(app)
+    _talk(app, thread, 4)  # turn 4 summarizes turns 1-3 at 0.3
+    start_of_4 = next(
+        c for c in checkpoints(app, thread) if c["turn"] == 4 and c["node"] == "__start__"
+    )
+    fork = fork_thread(app, thread, start_of_4["checkpoint_id"], compression_rate=0.5)
+    view = load_thread(app, fork)
+    assert view.resumable and not view.retryable
+    assert view.forked_from == {
+        "thread_id": thread,
+        "checkpoint_id": start_of_4["checkpoint_id"],
+        "turn": 4,
+    }
+    assert view.summary_history == [] and [n for n, _ in view.turns] == [1, 2, 3, 4]
+    outcome = retry_turn(app, fork)
+    assert outcome.answer and outcome.error_code is None
+    forked, original = load_thread(app, fork), load_thread(app, thread)
+    assert [e["compression_rate"] for e in forked.summary_history] == [0.5]
+    assert [e["compression_rate"] for e in original.summary_history] == [0.3]
+    assert forked.summary_history[0]["summary_chars"] > original.summary_history[0]["summary_chars"]
+    assert [str(t[0].content) for _, t in forked.turns] == [
+        str(t[0].content) for _, t in original.turns
+    ]
+    assert forked.summary_history[0]["thread_id"] == fork
+    # the fork goes on as a thread of its own, recalling its own archive
+    run_turn(app, fork, "회의실이 몇 호였지?", turn_count=5, compression_rate=None)
+    assert load_thread(app, fork).turn_count == 5 and load_thread(app, thread).turn_count == 4
+
+
+def test_a_fork_at_a_turns_end_continues_with_a_new_message(app) -> None:
+    thread = new_thread(app)
+    _talk(app, thread, 5)
+    end_of_5 = checkpoints(app, thread)[0]
+    fork = fork_thread(app, thread, end_of_5["checkpoint_id"])
+    view = load_thread(app, fork)
+    assert not view.resumable and view.turn_count == 5
+    assert [n for n, _ in view.turns] == [1, 2, 3, 4, 5]
+    _talk(app, fork, 1, start=6)
+    assert [n for n, _ in load_thread(app, fork).turns] == [1, 2, 3, 4, 5, 6]
+    assert load_thread(app, thread).turn_count == 5
+
+
+def test_a_pruned_or_unknown_checkpoint_cannot_be_forked(app) -> None:
+    thread = new_thread(app)
+    _talk(app, thread, 1)
+    first = checkpoints(app, thread)[-1]["checkpoint_id"]
+    _talk(app, thread, 4, start=2)
+    with pytest.raises(CheckpointNotFound):
+        fork_thread(app, thread, first)
+    with pytest.raises(CheckpointNotFound):
+        fork_thread(app, thread, "no-such-checkpoint")
+
+
+_CHILD = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from graph.session import new_thread, open_app, run_turn
+from graph.settings import load_settings
+app = open_app(load_settings({"CHAT_DB_PATH": sys.argv[2], "CHAT_PROVIDER": "openai",
+    "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": sys.argv[3]}), tools=[], index=None)
+run_turn(app, sys.argv[4], "회의는 목요일 오후 3시, 장소는 본관 7층입니다. 길게 설명해 줘.",
+         turn_count=1, compression_rate=0.3)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_crash_while_the_model_answers_keeps_the_message_unanswered(
+    tmp_path: Path, http_server: FakeHTTPServer
+) -> None:
+    db = tmp_path / "crash.sqlite"
+    chat = _open(db)
+    thread = new_thread(chat)
+    chat.persistence.close()
+    words = " ".join(f"word{i}" for i in range(200))
+    bodies = oai.install(http_server, [oai.slow_text(words, 0.05)])
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(ROOT), str(db), f"{http_server.url}/v1", thread],
+        cwd=ROOT,
+    )
+    deadline = time.monotonic() + 60
+    while not any(not b.get("response_format") for b in bodies):  # the answer is asked for
+        assert child.poll() is None and time.monotonic() < deadline, "the child did not get there"
+        time.sleep(0.05)
+    time.sleep(0.3)  # the answer is streaming
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    chat = _open(db)
+    view = load_thread(chat, thread)  # opening the thread closes the interrupted turn
+    assert view.turn_count == 1 and view.retryable
+    ((number, messages),) = view.turns
+    assert isinstance(messages[0], HumanMessage) and "본관 7층" in str(messages[0].content)
+    assert isinstance(messages[-1], AIMessage)
+    assert messages[-1].response_metadata["error_code"] == ErrorCode.TURN_INTERRUPTED.value
+    outcome = retry_turn(chat, thread)
+    assert outcome.error_code is None and not load_thread(chat, thread).retryable
+    chat.persistence.close()
