@@ -23,7 +23,7 @@ from graph.session.errors import storage_errors
 from graph.session.threads import new_thread
 from graph.settings import validate_rate
 from graph.storage.archive import unpack_json, update_thread
-from graph.storage.checkpointer import FORK_SOURCE, checkpoint_metadata
+from graph.storage.checkpointer import FORK_SOURCE, INTERRUPT, checkpoint_metadata
 from graph.storage.recall_index import index_packed_turns
 
 
@@ -50,7 +50,7 @@ def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
                 "turn": meta.get("turn", values.get("turn_count")),
                 "messages": len(values.get("messages", [])),
                 "summaries": len(values.get("summary_history", [])),
-                "pending_approval": any(w[1] == "__interrupt__" for w in item.pending_writes or []),
+                "pending_approval": any(w[1] == INTERRUPT for w in item.pending_writes or []),
                 "metadata": json.loads(json.dumps(dict(item.metadata or {}), default=str)),
             }
         )
@@ -129,8 +129,12 @@ def fork_thread(
             ),
             versions,
         )
+        # a pause for approval stays a pause; other pending writes are results of the steps
+        # after the checkpoint, which the fork runs again
+        pending = found.pending_writes or []
+        paused = any(channel == INTERRUPT for _, channel, _ in pending)
         by_task: dict[str, list[tuple[str, Any]]] = {}
-        for task_id, channel, value in found.pending_writes or []:
+        for task_id, channel, value in pending if paused else []:
             by_task.setdefault(task_id, []).append((channel, value))
         for task_id, writes in by_task.items():
             saver.put_writes(saved, writes, task_id)

@@ -59,6 +59,9 @@ CREATE TABLE IF NOT EXISTS checkpoint_blobs (
 FORK_SOURCE = "fork"
 """The `source` in the metadata of a forked thread's first checkpoint."""
 
+INTERRUPT = "__interrupt__"
+"""The channel of a pause's pending write (LangGraph's, private there since 1.0)."""
+
 _NODES_IGNORED = frozenset({"__input__"})
 
 
@@ -145,7 +148,7 @@ class ChatSaver(SqliteSaver):
             if unchanged:
                 wanted.update(self._missing(cur, thread_id, ns, unchanged))
             cur.executemany(
-                "INSERT OR IGNORE INTO checkpoint_blobs "
+                "INSERT OR REPLACE INTO checkpoint_blobs "
                 "(thread_id, checkpoint_ns, channel, version, type, blob) VALUES (?, ?, ?, ?, ?, ?)",
                 [
                     (thread_id, ns, ch, version, *self._dump_value(values, ch))
@@ -210,6 +213,22 @@ class ChatSaver(SqliteSaver):
             described["error_code"] = code
         return described
 
+    def get_next_version(self, current: str | None, channel: None) -> str:
+        """The next version of a channel: a zero-padded counter.
+
+        LangGraph's SQLite saver adds a 16-digit random fraction to tell branches of one
+        thread apart; here a thread's history is a line (a fork is a new thread), and the
+        fraction would be most of a checkpoint row that keeps versions only. A newer
+        version still sorts after an older one of either form.
+        """
+        if current is None:
+            number = 0
+        elif isinstance(current, int):
+            number = current
+        else:
+            number = int(str(current).split(".")[0])
+        return f"{number + 1:08d}"
+
     # reading
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         """The checkpoint with its channel values put back together."""
@@ -271,20 +290,22 @@ class ChatSaver(SqliteSaver):
         fork makes a new thread), so a channel's blobs older than the oldest kept
         checkpoint's version of it are no longer referred to.
         """
-        if keep_turns <= 0:
-            return 0
         rows = self._turns(thread_id)
         if not rows:
             return 0
         newest_turn = max(turn for _, turn in rows)
-        cutoff_turn = newest_turn - keep_turns + 1
+        cutoff_turn = newest_turn - keep_turns + 1 if keep_turns > 0 else 0
         kept = [cid for cid, turn in rows if turn >= cutoff_turn]
         oldest_kept = min(kept) if kept else max(cid for cid, _ in rows)
+        newest = max(cid for cid, _ in rows)
         with self.cursor() as cur:
+            # A checkpoint's pending writes are its next step's results, which the step's
+            # own checkpoint holds once it is saved: only the newest one's are still
+            # pending (a pause for approval, an error). A fork re-runs the steps after it.
             cur.execute(
                 "DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = '' "
                 "AND checkpoint_id < ?",
-                (thread_id, oldest_kept),
+                (thread_id, newest),
             )
             cur.execute(
                 "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
