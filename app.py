@@ -12,6 +12,7 @@ import json
 import streamlit as st
 
 from component.chat import StreamingAnswer, render_approval, render_history, render_welcome
+from component.history_panel import render_timeline
 from component.i18n import LANGUAGES, route_reason, t
 from component.sidebar import (
     engine_label,
@@ -33,8 +34,10 @@ from graph.session import (
     ChatApp,
     TurnRequest,
     check_message,
+    checkpoints,
     delete_thread,
     export_thread,
+    fork_thread,
     import_thread,
     is_export,
     load_thread,
@@ -191,6 +194,18 @@ def main() -> None:
     chat_col, panel_col = st.columns([3, 2], gap="large")
     with chat_col:
         st.title(t("title", lang))
+        if view.forked_from:
+            source = next(
+                (r for r in threads(app) if r["thread_id"] == view.forked_from["thread_id"]), {}
+            )
+            st.caption(
+                t(
+                    "forked_from",
+                    lang,
+                    title=source.get("title") or view.forked_from["thread_id"],
+                    turn=view.forked_from.get("turn", "?"),
+                )
+            )
         # the chat scrolls in its own box and follows new answers; the page does not move
         chat_box = st.container(height=CHAT_HEIGHT, key="chat_scroll", border=False)
     with chat_box:
@@ -202,7 +217,7 @@ def main() -> None:
             lang,
             on_more,
             on_retry=(lambda: _retry(app, thread, lang))
-            if view.retryable and not view.pending
+            if (view.retryable or view.resumable) and not view.pending
             else None,
         )
         if view.pending:
@@ -275,6 +290,27 @@ def main() -> None:
             safeguard=view.state.get("safeguard"),
             candidates=view.state.get("candidates", []),
         )
+        render_timeline(
+            checkpoints(app, thread),
+            app.settings.keep_turns,
+            rate,
+            lang,
+            lambda checkpoint_id, fork_rate: _fork(app, thread, checkpoint_id, fork_rate, lang),
+            key=f"timeline_{thread}",
+        )
+
+
+def _fork(app: ChatApp, thread: str, checkpoint_id: str, rate: float, lang: str) -> None:
+    """Fork a new thread from a kept checkpoint and open it."""
+    try:
+        fork = fork_thread(app, thread, checkpoint_id, compression_rate=rate)
+    except (InputError, StorageError) as exc:
+        st.session_state["flash"] = str(exc)
+        return
+    turn = load_thread(app, fork, recent_turns=0).forked_from.get("turn", "?")
+    st.session_state["notice"] = t("forked", lang, turn=turn, rate=rate)
+    _switch(fork)
+    st.rerun()
 
 
 def _damaged(app: ChatApp, thread: str, exc: BaseException, lang: str) -> None:

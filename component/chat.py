@@ -40,6 +40,10 @@ def render_turn(
                 if sent:
                     st.caption(f"🕒 {sent}")
     if not assistant:
+        if on_retry is not None:  # a fork taken before the answer: it goes on from there
+            with st.chat_message("assistant"):
+                st.caption(t("fork_waiting", lang))
+                st.button(t("fork_continue", lang), key=f"retry_{number}", on_click=on_retry)
         return
     with st.chat_message("assistant"):
         for msg in assistant:

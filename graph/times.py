@@ -19,13 +19,21 @@ TIME_KEY = "time"
 _WEEKDAYS_KO = "월화수목금토일"
 
 
+def _zone(timezone: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
 def now_iso(timezone: str) -> str:
     """The current time in `timezone` (IANA name; UTC if unknown), ISO 8601 with offset."""
-    try:
-        zone: ZoneInfo | None = ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    return datetime.now(zone).isoformat(timespec="seconds")
+    return datetime.now(_zone(timezone)).isoformat(timespec="seconds")
+
+
+def in_zone(value: str, timezone: str) -> str:
+    """An ISO 8601 time with offset shown in `timezone` (e.g. a checkpoint's UTC time)."""
+    return datetime.fromisoformat(value).astimezone(_zone(timezone)).isoformat(timespec="seconds")
 
 
 def parse_time(value: str) -> str:

@@ -25,6 +25,7 @@ from graph.settings import validate_rate
 from graph.storage.archive import unpack_json, update_thread
 from graph.storage.checkpointer import FORK_SOURCE, INTERRUPT, checkpoint_metadata
 from graph.storage.recall_index import index_packed_turns
+from graph.times import in_zone
 
 
 def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
@@ -45,7 +46,7 @@ def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
             {
                 "checkpoint_id": item.config["configurable"]["checkpoint_id"],
                 "parent_id": parent,
-                "time": item.checkpoint.get("ts"),
+                "time": in_zone(item.checkpoint["ts"], app.settings.timezone),
                 **meta,
                 "turn": meta.get("turn", values.get("turn_count")),
                 "messages": len(values.get("messages", [])),

@@ -372,3 +372,40 @@ def test_an_unanswered_turn_offers_a_retry_that_answers_it_in_place(
     assert not any("LLM_SERVER_ERROR" in e.value for e in at.error)
     messages = _state(db, _thread(at))["messages"]
     assert [m.content for m in messages] == ["회의는 몇 시야?", "회의는 3시입니다."]
+
+
+def test_the_timeline_lists_checkpoints_and_forks_a_thread_at_another_rate(db: Path) -> None:
+    at = _app()
+    for text in [
+        "안녕하세요. 저는 김하늘입니다.",
+        "다음 주 월요일 오후 3시에 회의가 있어요.",
+        "예산은 1,200만원으로 정했습니다.",
+        "회의가 언제라고 했죠?",
+    ]:
+        _say(at, text)
+    original = at.query_params["thread"]
+    original = original[0] if isinstance(original, list) else original
+    pick = next(s for s in at.selectbox if s.key == f"timeline_{original}_pick")
+    labels = list(pick.options)  # newest first
+    # the message of turn 4 was saved before any node ran; fork there at rate 0.5
+    start_of_4 = next(
+        i for i, label in enumerate(labels) if label.startswith("4턴 · 메시지 저장됨")
+    )
+    assert any("4턴 · 요약 단계 후 · 📝 요약 1개" in label for label in labels)
+    assert labels[0].startswith("4턴 · 모델 답변 후")
+    pick.select_index(start_of_4)
+    next(s for s in at.slider if s.key == f"timeline_{original}_rate").set_value(0.5)
+    next(b for b in at.button if b.key == f"timeline_{original}_fork").click().run()
+    assert not at.exception, at.exception
+    fork = at.query_params["thread"]
+    fork = fork[0] if isinstance(fork, list) else fork
+    assert fork != original
+    assert any("4턴에서 갈라낸 대화" in c.value for c in at.caption)
+    # the fork waits at turn 4 with the message saved; going on answers it at rate 0.5
+    next(b for b in at.button if b.key == "retry_4").click().run()
+    assert not at.exception, at.exception
+    forked, kept = _state(db, fork), _state(db, original)
+    assert [e["compression_rate"] for e in forked["summary_history"]] == [0.5]
+    assert [e["compression_rate"] for e in kept["summary_history"]] == [0.3]
+    assert forked["turn_count"] == kept["turn_count"] == 4
+    assert "**[1-3턴 요약] 압축률 0.5**" in _texts(at)

@@ -78,7 +78,7 @@ def test_reject_and_edit(service: Service) -> None:
         assert both.status_code == 422 and "exactly one" in both.json()["message"]
 
 
-def test_sessions_list_read_patch_checkpoints_delete(service: Service) -> None:
+def test_sessions_list_read_patch_checkpoints_fork_delete(service: Service) -> None:
     with service.client() as client:
         for text in ["회의는 3시", "장소는 본관", "발표자는 지수", "정리해 줘"]:
             assert (
@@ -120,6 +120,29 @@ def test_sessions_list_read_patch_checkpoints_delete(service: Service) -> None:
             checkpoints[0]
         )
         assert client.get("/api/sessions/nope").status_code == 404
+        # a fork from the checkpoint where turn 4's message was saved, at another rate
+        start_of_4 = next(c for c in checkpoints if c["turn"] == 4 and c["node"] == "__start__")
+        forked = client.post(
+            "/api/sessions/t-s/fork",
+            json={"checkpoint_id": start_of_4["checkpoint_id"], "compression_rate": 0.5},
+        )
+        assert forked.status_code == 201, forked.text
+        fork = forked.json()
+        assert fork["resumable"] and fork["forked_from"]["turn"] == 4
+        job = client.post(f"/api/sessions/{fork['thread_id']}/retry")
+        assert job.status_code == 202, job.text
+        check_stream(sse(client, job.json()["job_id"]))
+        view = client.get(f"/api/sessions/{fork['thread_id']}").json()
+        assert [e["compression_rate"] for e in view["summary_history"]] == [0.5]
+        assert view["turn_count"] == 4 and view["status"] == "completed"
+        assert (
+            client.get("/api/sessions/t-s").json()["summary_history"][0]["compression_rate"] == 0.3
+        )
+        again = client.post(f"/api/sessions/{fork['thread_id']}/retry")
+        assert again.status_code == 409 and again.json()["code"] == "NOTHING_TO_RETRY"
+        missing = client.post("/api/sessions/t-s/fork", json={"checkpoint_id": "nope"})
+        assert missing.status_code == 404 and missing.json()["code"] == "CHECKPOINT_NOT_FOUND"
+        assert client.delete(f"/api/sessions/{fork['thread_id']}").status_code == 204
         assert client.delete("/api/sessions/t-s").status_code == 204
         assert client.get("/api/sessions/t-s").status_code == 404
         assert client.get("/api/sessions").json() == []
