@@ -253,7 +253,7 @@ def main() -> None:
         render_summary_panel(
             strategy=view.strategy,
             history=view.summary_history,
-            digests=view.state.get("summary_digests", []),
+            digests=view.summary_digests,
             window=window_summaries(view.state.get("window_summary", "")),
             memory=view.state.get("memory", ""),
             entities=view.state.get("entities", []),
@@ -281,7 +281,7 @@ def main() -> None:
             comparison=view.comparison,
             on_compare=(lambda: _compare(app, thread, rate)) if view.turn_count else None,
             facts=lost_facts(app, thread),
-            times=view.state.get("summary_times", {}),
+            times=view.summary_times,
             pins=pinned_facts(app, thread),
             recalled=view.state.get("recalled", []),
             on_pin=on_pin,

@@ -24,8 +24,8 @@ def node_label(node: str, lang: str) -> str:
 def checkpoint_row(item: Mapping[str, Any], lang: str) -> str:
     """One line of the timeline: turn, node, what happened there, and when."""
     marks = ""
-    if item.get("node") == "summary_node" and item.get("summaries"):
-        marks += t("mark_summary", lang, n=item["summaries"])
+    if item.get("node") == "summary_node" and item.get("summarized_to"):
+        marks += t("mark_summary", lang, n=item["summarized_to"])
     if item.get("pending_approval"):
         marks += t("mark_approval", lang)
     if item.get("error_code"):

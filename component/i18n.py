@@ -370,7 +370,7 @@ _STRINGS: dict[str, dict[str, str]] = {
     "node_tool_node": {"ko": "도구 실행 후", "en": "after the tools"},
     "node_update": {"ko": "직접 수정", "en": "edited"},
     "node_fork": {"ko": "갈라낸 시작점", "en": "fork point"},
-    "mark_summary": {"ko": " · 📝 요약 {n}개", "en": " · 📝 {n} summaries"},
+    "mark_summary": {"ko": " · 📝 {n}턴까지 요약됨", "en": " · 📝 summarized to turn {n}"},
     "mark_approval": {"ko": " · ⏸️ 승인 대기", "en": " · ⏸️ waiting for approval"},
     "mark_error": {"ko": " · ⚠️ {code}", "en": " · ⚠️ {code}"},
     "fork_pick": {"ko": "갈라낼 체크포인트", "en": "Checkpoint to fork from"},

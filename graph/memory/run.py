@@ -8,7 +8,7 @@ every strategy writes its summaries the same way.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage, RemoveMessage
@@ -16,7 +16,9 @@ from langgraph.errors import GraphBubbleUp
 
 from graph.context import covered_turns
 from graph.errors import ErrorCode, error_record
+from graph.memory.bounded import active_items
 from graph.memory.facts import check_facts, record_facts_of, turn_facts
+from graph.storage import summaries
 from graph.storage.archive import Archive, archive_turns, record_summary_meta
 from graph.storage.facts import facts_in_range, record_facts
 from graph.summarizer import Summarizer, rule_entities
@@ -24,6 +26,34 @@ from graph.times import turn_time
 from graph.turns import original_chars, split_turns
 
 log = logging.getLogger(__name__)
+
+
+WINDOW_KEPT = 3
+"""Summaries the state keeps for strategies that hold no digests (their own memory is the
+window or the rewritten memory); the newest is always kept, so the covered turns are known."""
+
+
+def working_set(
+    history: Sequence[Mapping[str, Any]],
+    digests: Sequence[Mapping[str, Any]],
+    times: Mapping[str, Sequence[str]],
+    strategy: str,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, list[str]]]:
+    """What the state keeps of the summaries: bounded however long the thread runs.
+
+    The summaries no top-level digest covers (three_turn's context shows exactly these and
+    the top-level digests) or, for the other strategies, the last WINDOW_KEPT; always the
+    newest summary; the top-level digests; the times of the summaries kept.
+    """
+    active = active_items(history, digests)
+    loose = [dict(i) for i in active if "replaces" not in i]
+    tops = [dict(i) for i in active if "replaces" in i]
+    if strategy != "three_turn":
+        loose = loose[-WINDOW_KEPT:]
+    if history and (not loose or loose[-1]["turns"] != history[-1]["turns"]):
+        loose.append(dict(history[-1]))
+    kept = {str(e["turns"][0]) for e in loose}
+    return loose, tops, {k: list(v) for k, v in times.items() if k in kept}
 
 
 class SummaryRun:
@@ -186,13 +216,36 @@ class SummaryRun:
         return found
 
     def result(self) -> dict[str, Any]:
-        """The state update of this run."""
+        """The state update of this run.
+
+        With an archive, what was made is stored there (`graph.storage.summaries`) and the
+        state keeps the working set only (see `working_set`).
+        """
         update = dict(self.update)
         if "summary_history" not in self.state:
             update["summary_history"] = self.history
-        if len(self.history) != len(self.state.get("summary_history", [])):
+        made = len(self.history) != len(self.state.get("summary_history", [])) or (
+            "summary_digests" in update
+        )
+        if made and self.archive is not None:
+            digests = update.get("summary_digests", self.state.get("summary_digests", []))
+            summaries.store(
+                self.archive, self.thread_id, summaries.SUMMARY, self.history, self.turn, self.times
+            )
+            summaries.store(self.archive, self.thread_id, summaries.DIGEST, digests, self.turn)
+            from graph.memory import get_strategy  # the strategies build on this module
+
+            history, tops, times = working_set(
+                self.history, digests, self.times, get_strategy(self.state.get("strategy")).name
+            )
+            update["summary_history"], update["summary_times"] = history, times
+            if digests:
+                update["summary_digests"] = tops
+        elif made:
             update["summary_history"] = self.history
-        if len(self.times) != len(self.state.get("summary_times", {})):
+        if len(self.times) != len(self.state.get("summary_times", {})) and (
+            "summary_times" not in update
+        ):
             update["summary_times"] = self.times
         if self.invocations:
             update["summary_calls"] = int(self.state.get("summary_calls", 0)) + self.invocations

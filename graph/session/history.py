@@ -22,6 +22,7 @@ from graph.session.app import ChatApp, config_for, require_thread
 from graph.session.errors import storage_errors
 from graph.session.threads import new_thread
 from graph.settings import validate_rate
+from graph.storage import summaries
 from graph.storage.archive import unpack_json, update_thread
 from graph.storage.checkpointer import FORK_SOURCE, INTERRUPT, checkpoint_metadata
 from graph.storage.recall_index import index_packed_turns
@@ -32,7 +33,8 @@ def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
     """The thread's kept checkpoints, newest first: id, parent, time and seed 001's metadata.
 
     Each also says which nodes would run next from it (`next`, empty at a turn's end) and
-    what it holds (`messages`, `summaries`, `pending_approval`).
+    what it holds (`messages`, `summarized_to`: the last turn summaries cover,
+    `pending_approval`).
     """
     require_thread(app, thread_id)
     out = []
@@ -50,7 +52,7 @@ def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
                 **meta,
                 "turn": meta.get("turn", values.get("turn_count")),
                 "messages": len(values.get("messages", [])),
-                "summaries": len(values.get("summary_history", [])),
+                "summarized_to": covered_turns(values.get("summary_history", [])),
                 "pending_approval": any(w[1] == INTERRUPT for w in item.pending_writes or []),
                 "metadata": json.loads(json.dumps(dict(item.metadata or {}), default=str)),
             }
@@ -146,7 +148,8 @@ def _copy_archive(app: ChatApp, source: str, target: str, values: dict[str, Any]
     """Copy what a checkpoint's state refers to into the fork, and index its turns.
 
     Archived turns and their statistics, summary costs and fact records up to its
-    summaries, pins up to its turn.
+    summaries, the summaries and digests made before its turn (those of its own turn are
+    in its state), pins up to its turn.
     """
     archive = app.persistence.archive
     archived = int(values.get("archived_turns", 0))
@@ -171,6 +174,7 @@ def _copy_archive(app: ChatApp, source: str, target: str, values: dict[str, Any]
             "WHERE thread_id = ? AND last_turn <= ?",
             (target, source, covered),
         )
+        summaries.copy(archive, source, target, before_turn=turn)
         pins = conn.execute(
             "SELECT fact, pinned_at, record FROM pinned_facts WHERE thread_id = ?", (source,)
         ).fetchall()

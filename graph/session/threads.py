@@ -19,6 +19,7 @@ from graph.session.app import (
 )
 from graph.session.errors import storage_errors
 from graph.settings import validate_budget, validate_rate
+from graph.storage import summaries
 from graph.storage.archive import (
     delete_archive,
     list_threads,
@@ -42,6 +43,7 @@ class ThreadView:
     turn_count: int
     compression_rate: float
     summary_history: list[dict[str, Any]]
+    """Every summary made, oldest first (the state keeps only its working set)."""
     strategy: str
     context_budget: int
     recall: bool
@@ -58,6 +60,10 @@ class ThreadView:
     """The last turn is unanswered and can be answered again in place (`retry_turn`)."""
     resumable: bool = False
     """The thread stopped inside a turn (a fork taken mid-turn): `retry_turn` goes on."""
+    summary_digests: list[dict[str, Any]] = field(default_factory=list)
+    """Every digest made, in order (three_turn)."""
+    summary_times: dict[str, list[str]] = field(default_factory=dict)
+    """When the turns of each summary were sent (see `ChatState.summary_times`)."""
     forked_from: dict[str, Any] = field(default_factory=dict)
     """The thread, checkpoint and turn this thread was forked from, if it was."""
     route: str = ""
@@ -185,6 +191,8 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
     with storage_errors():
         snapshot = app.graph.get_state(config_for(thread_id, app.settings))
     values = dict(snapshot.values or {})
+    with storage_errors():
+        history, digests, times = summaries.load(app.persistence.archive, thread_id, values)
     archived = int(values.get("archived_turns", 0))
     completed, current = split_turns(values.get("messages", []))
     live = [(archived + i + 1, turn) for i, turn in enumerate(completed)]
@@ -203,7 +211,9 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         compression_rate=float(
             record.get("rate") or values.get("compression_rate") or app.settings.default_rate
         ),
-        summary_history=list(values.get("summary_history", [])),
+        summary_history=history,
+        summary_digests=digests,
+        summary_times=times,
         strategy=thread_strategy(app, record),
         context_budget=thread_budget(app, record),
         recall=thread_recall(app, record),
@@ -239,7 +249,7 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
         "strategy": view.strategy,
         "context_budget": view.context_budget,
         "recall": view.recall,
-        "summary_times": view.state.get("summary_times", {}),
+        "summary_times": view.summary_times,
         "pinned": read_pins(app.persistence.archive, thread_id),
         "lost_facts": [
             {"turns": [first, last], **record}
@@ -247,7 +257,7 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
                 load_facts(app.persistence.archive, thread_id).items()
             )
         ],
-        "summary_digests": view.state.get("summary_digests", []),
+        "summary_digests": view.summary_digests,
         "window_summary": view.state.get("window_summary", ""),
         "memory": view.state.get("memory", ""),
         "entities": view.state.get("entities", []),

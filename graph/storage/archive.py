@@ -238,6 +238,7 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
             "checkpoint_blobs",
             "archive_turns",
             "summary_costs",
+            "summary_items",
             "memory_facts",
             "pinned_facts",
             "tool_calls",

@@ -7,7 +7,9 @@ turns in place. Version 3 changes no table: it rebuilds the recall index, whose 
 terms version 2 cut apart before a period ("detail." indexed as "det" + "ail"). Version 4
 stores checkpoint channel values once per version in `checkpoint_blobs` (see
 `graph.storage.checkpointer`), so its checkpoint rows no longer hold the state: an older app
-must refuse such a file rather than read empty states; its older checkpoints still read. A file
+must refuse such a file rather than read empty states; its older checkpoints still read. It
+also keeps every summary and digest once in `summary_items` (see `graph.storage.summaries`);
+a thread of an earlier version moves its summaries there at its next summary. A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
 """
@@ -99,6 +101,18 @@ CREATE TABLE IF NOT EXISTS pinned_facts (
 ) WITHOUT ROWID;
 """
 
+V4 = """
+CREATE TABLE IF NOT EXISTS summary_items (
+    thread_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    first_turn INTEGER NOT NULL,
+    last_turn INTEGER NOT NULL,
+    made_at INTEGER NOT NULL,
+    record BLOB NOT NULL,
+    PRIMARY KEY (thread_id, kind, first_turn, last_turn)
+) WITHOUT ROWID;
+"""
+
 
 class SchemaError(RuntimeError):
     """The file's schema cannot be used by this version of the app."""
@@ -142,7 +156,7 @@ UPGRADES: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] = {
     1: (V1, None),
     2: (V2, _backfill_recall),
     3: ("", _reindex_recall),
-    4: (BLOBS_TABLE, None),
+    4: (BLOBS_TABLE + V4, None),
 }
 """Version -> (tables it adds, data it fills in), applied in order."""
 

@@ -90,7 +90,7 @@ def test_slider_before_turn_7_applies_to_the_second_summary_only(db: Path) -> No
     at = _app()
     for i in range(1, 7):
         _say(at, f"메모 {i}: 회의실 {i}0{i}호에서 오후 {i}시에 만납니다.")
-    at.slider[0].set_value(0.5).run()
+    next(s for s in at.slider if s.key.startswith("rate_")).set_value(0.5).run()
     _say(at, "메모 7")
     texts = _texts(at)
     assert "**[1-3턴 요약] 압축률 0.3**" in texts
@@ -391,7 +391,7 @@ def test_the_timeline_lists_checkpoints_and_forks_a_thread_at_another_rate(db: P
     start_of_4 = next(
         i for i, label in enumerate(labels) if label.startswith("4턴 · 메시지 저장됨")
     )
-    assert any("4턴 · 요약 단계 후 · 📝 요약 1개" in label for label in labels)
+    assert any("4턴 · 요약 단계 후 · 📝 3턴까지 요약됨" in label for label in labels)
     assert labels[0].startswith("4턴 · 모델 답변 후")
     pick.select_index(start_of_4)
     next(s for s in at.slider if s.key == f"timeline_{original}_rate").set_value(0.5)

@@ -32,7 +32,9 @@ def test_an_older_file_upgrades_in_place_and_keeps_every_thread(
     shutil.copy(FIXTURES / f"schema-v{version}.sqlite", db)
     conn = sqlite3.connect(db)
     assert schema_version(conn) == version
-    before = conn.execute("SELECT thread_id, turn, messages FROM archive_turns").fetchall()
+    before = conn.execute(
+        "SELECT thread_id, turn, messages FROM archive_turns WHERE messages IS NOT NULL"
+    ).fetchall()
     conn.close()
     app = _open(db)
     try:
@@ -63,6 +65,18 @@ def test_an_older_file_upgrades_in_place_and_keeps_every_thread(
         # and the conversation goes on
         run_turn(app, thread, "제 사번이 뭐였죠?", turn_count=9, compression_rate=0.3)
         assert load_thread(app, thread).turn_count == 9
+        # the recursive thread's summaries, all in its state before v4, stay whole once
+        # its next summary stores them apart and the state keeps its working set
+        long = views["recursive"].thread_id
+        before_summaries = [e["turns"] for e in views["recursive"].summary_history]
+        for turn in range(17, 22):
+            run_turn(app, long, f"추가 메모 {turn}", turn_count=turn, compression_rate=0.3)
+        after = load_thread(app, long)
+        assert [e["turns"] for e in after.summary_history][: len(before_summaries)] == (
+            before_summaries
+        )
+        assert len(after.summary_history) == len(before_summaries) + 1
+        assert len(after.state["summary_history"]) <= 3
     finally:
         app.persistence.close()
     conn = sqlite3.connect(db)

@@ -10,6 +10,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.graph import build_graph
 from graph.settings import load_settings
+from graph.storage import summaries
 from graph.storage.archive import Archive
 from graph.summarizer import ExtractiveSummarizer, Summarizer
 
@@ -31,9 +32,10 @@ def make_graph(
     **env: str,
 ) -> Any:
     settings = load_settings(env)
-    return build_graph(
+    archive = Archive.in_memory()
+    graph = build_graph(
         InMemorySaver(),
-        archive=Archive.in_memory(),
+        archive=archive,
         settings=settings,
         model=model,
         summarizer=summarizer or ExtractiveSummarizer(),
@@ -41,6 +43,25 @@ def make_graph(
         approval_required=approval,
         index=index,
     )
+    ARCHIVES[id(graph)] = archive
+    return graph
+
+
+ARCHIVES: dict[int, Archive] = {}
+"""The archive of each graph `make_graph` built (the state keeps the summaries' working set)."""
+
+
+def history(graph: Any, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The thread's whole summary_history: the archive's entries joined with the state's
+    (the state's alone for a graph without an archive)."""
+    if id(graph) not in ARCHIVES:
+        return list(state.get("summary_history", []))
+    return summaries.load(ARCHIVES[id(graph)], str(state["session_id"]), state)[0]
+
+
+def all_digests(graph: Any, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every digest of the thread (the state keeps the top-level ones)."""
+    return summaries.load(ARCHIVES[id(graph)], str(state["session_id"]), state)[1]
 
 
 def send(graph: Any, thread: str, turn: int, text: str, rate: float = 0.3) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from graph.memory.window import (
 )
 from graph.summarizer import sentences
 from tests.fakes.chat import ScriptedModel, tool_call
-from tests.unit.helpers import make_graph
+from tests.unit.helpers import all_digests, history, make_graph
 
 # --- sliding window (seed 000) ---------------------------------------------------------
 
@@ -102,9 +102,9 @@ def test_sliding_window_graph_summarizes_past_ten_messages_and_keeps_pairs() -> 
             },
             {"configurable": {"thread_id": "w"}},
         )
-    assert state["summary_history"], "no summary was made in 15 turns"
+    assert history(graph, state), "no summary was made in 15 turns"
     assert len(window_summaries(state["window_summary"])) <= MAX_SUMMARIES
-    covered = [t for e in state["summary_history"] for t in e["turns"]]
+    covered = [t for e in history(graph, state) for t in e["turns"]]
     assert covered == list(range(1, len(covered) + 1))  # whole turns, in order, no gaps
     for context in model.calls:
         body = context[1:]
@@ -113,7 +113,7 @@ def test_sliding_window_graph_summarizes_past_ten_messages_and_keeps_pairs() -> 
         # at most MAX_MESSAGES live messages plus the current turn's tool round
         assert len(body) <= 10 + 3
     # the first summary fired at turn 6 (1 + 2x5 messages > 10) ... unless a tool turn came first
-    assert state["summary_history"][0]["turns"][0] == 1
+    assert history(graph, state)[0]["turns"][0] == 1
 
 
 # --- recursive memory and entities (seed 003) ------------------------------------------
@@ -191,13 +191,13 @@ def test_recursive_memory_is_rewritten_every_five_turns_beyond_five_raw() -> Non
     state = _run(graph, "r", 10, "recursive", say)
     assert state.get("memory", "") == ""  # 9 raw turns before turn 10: nothing folded yet
     state = _run(graph, "r", 11, "recursive", say, first=11)
-    assert [e["turns"] for e in state["summary_history"]] == [[1, 2, 3, 4, 5]]
+    assert [e["turns"] for e in history(graph, state)] == [[1, 2, 3, 4, 5]]
     first_memory = state["memory"]
     assert first_memory
     humans = [m.content for m in model.calls[-1] if isinstance(m, HumanMessage)]
     assert humans == [say(t) for t in range(6, 12)]  # 5 raw turns + the current one
     state = _run(graph, "r", 16, "recursive", say, first=12)
-    assert [e["turns"][0] for e in state["summary_history"]] == [1, 6]
+    assert [e["turns"][0] for e in history(graph, state)] == [1, 6]
     assert state["memory"] != first_memory
     assert len(sentences(state["memory"])) <= MAX_SENTENCES
     # one entity per key: the latest value wins and sits at the end
@@ -242,17 +242,22 @@ def test_three_turn_context_stays_bounded_and_history_keeps_every_summary() -> N
         return f"{turn}번째 메시지: 회의실 {turn}호는 {turn}층에 있고 정원은 {turn + 4}명입니다."
 
     state = _run(graph, "b", 40, "three_turn", say)
-    history = state["summary_history"]
-    assert [e["turns"][0] for e in history] == list(range(1, 40, 3))  # every original kept
-    digests = state["summary_digests"]
+    full = history(graph, state)
+    assert [e["turns"][0] for e in full] == list(range(1, 40, 3))  # every original kept
+    digests = all_digests(graph, state)
     assert digests, "no digest although the summaries passed the budget"
-    active = active_items(history, digests)
+    active = active_items(full, digests)
+    # the state holds exactly what the context shows, and the newest summary
+    kept = active_items(state["summary_history"], state["summary_digests"])
+    assert [i["turns"] for i in kept] == [i["turns"] for i in active]
+    assert state["summary_history"][-1]["turns"] == full[-1]["turns"]
+    assert len(state["summary_history"]) < len(full)
     assert sum(len(i["summary"]) for i in active) <= 400 or len(active) == 1
     system = str(model.calls[-1][0].content)
     for item in active:
         assert item["summary"] in system
     replaced = {tuple(r) for d in digests for r in d["replaces"]}
-    assert all(tuple(e["turns"][:: len(e["turns"]) - 1]) in replaced for e in history[:3])
+    assert all(tuple(e["turns"][:: len(e["turns"]) - 1]) in replaced for e in full[:3])
     sizes = [context_chars(call) for call in model.calls]
     assert max(sizes[20:]) < 2 * min(sizes[20:])
 
@@ -261,7 +266,7 @@ def test_default_strategy_matches_seed_002_when_under_budget() -> None:
     model = ScriptedModel(default="답")
     graph = make_graph(model)
     state = _run(graph, "d", 10, "three_turn", lambda t: f"질문 {t}")
-    assert [e["turns"] for e in state["summary_history"]] == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert [e["turns"] for e in history(graph, state)] == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
     assert state.get("summary_digests", []) == []
 
 
@@ -280,7 +285,7 @@ def test_switching_to_the_window_starts_from_the_earlier_summaries() -> None:
         {"configurable": {"thread_id": "s"}},
     )
     seeded = window_summaries(state["window_summary"])
-    assert seeded == [e["summary"] for e in state["summary_history"]][-MAX_SUMMARIES:]
+    assert seeded == [e["summary"] for e in history(graph, state)][-MAX_SUMMARIES:]
     assert "[대화 기록 1]" in str(model.calls[-1][0].content)
 
 
@@ -357,7 +362,7 @@ def test_without_an_archive_summarized_turns_stay_out_of_the_context() -> None:
             approval_required=frozenset(),
         )
         state = _run(graph, strategy, turns, strategy, lambda t: f"질문 {t}")
-        covered = max(t for e in state["summary_history"] for t in e["turns"])
+        covered = max(t for e in history(graph, state) for t in e["turns"])
         humans = [m.content for m in model.calls[-1] if isinstance(m, HumanMessage)]
         assert humans == [f"질문 {t}" for t in range(covered + 1, turns + 1)], strategy
         assert len(state["messages"]) == 2 * turns  # nothing was archived
@@ -376,5 +381,5 @@ def test_the_no_memory_baseline_is_the_bare_system_prompt_plus_every_turn() -> N
     stats = state["last_context"]
     before = sum(len(u) + len(a) for u, a in zip(said[:4], answers[:4], strict=True))
     # turn 5: a summary of turns 1-3 is in the system prompt, but not in the baseline
-    assert state["summary_history"] and not state["recalled"]
+    assert history(graph, state) and not state["recalled"]
     assert stats["full_chars"] == len(get_prompt("system.base")) + before + len(said[4])

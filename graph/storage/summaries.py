@@ -1,0 +1,106 @@
+"""Every summary and digest of a thread, stored once, so the state only holds what it uses.
+
+`summary_history` in the state holds the summaries the memory still works with (those no
+digest covers, and always the newest), `summary_digests` the digests the context shows.
+What a turn reads and writes on its way through the nodes then stays the same size at turn
+1,000 as at turn 10. The panel, the API and export read the whole history here (`load`),
+joined with the state's entries (a thread written by an earlier version keeps them all in
+the state until its next summary stores them here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from graph.storage.archive import Archive, pack_json, unpack_json
+
+SUMMARY = "summary"
+DIGEST = "digest"
+"""The kinds of rows in `summary_items` (see `graph.storage.schema`): one per summary or
+digest, with its turn span, the turn it was made at, and the record (the seed's entry, or
+the digest; a summary's `time` span when its turns had times)."""
+
+
+def _span(item: Mapping[str, Any]) -> tuple[int, int]:
+    return int(item["turns"][0]), int(item["turns"][-1])
+
+
+def store(
+    archive: Archive,
+    thread_id: str,
+    kind: str,
+    items: Iterable[Mapping[str, Any]],
+    made_at: int,
+    times: Mapping[str, Sequence[str]] | None = None,
+) -> None:
+    """Keep `items` (summaries or digests); those already kept stay as they were."""
+    rows = []
+    for item in items:
+        first, last = _span(item)
+        record = dict(item)
+        span = (times or {}).get(str(first))
+        if kind == SUMMARY and span:
+            record["time"] = list(span)
+        rows.append((thread_id, kind, first, last, made_at, pack_json(record)))
+    if not rows:
+        return
+    with archive.lock, archive.conn:
+        archive.conn.executemany(
+            "INSERT OR IGNORE INTO summary_items "
+            "(thread_id, kind, first_turn, last_turn, made_at, record) VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+
+def load(
+    archive: Archive, thread_id: str, state: Mapping[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, list[str]]]:
+    """The thread's whole summary_history, all its digests and the summaries' times.
+
+    The kept items joined with the state's own: summaries by turn, digests in the order
+    they were made; each entry names this thread.
+    """
+    rows = archive.execute(
+        "SELECT kind, record FROM summary_items WHERE thread_id = ? "
+        "ORDER BY made_at, first_turn, last_turn",
+        (thread_id,),
+    )
+    history: dict[tuple[int, int], dict[str, Any]] = {}
+    digests: dict[tuple[int, int], dict[str, Any]] = {}
+    times: dict[str, list[str]] = {}
+    for kind, record in rows:
+        item = unpack_json(record)
+        if kind == SUMMARY:
+            span = item.pop("time", None)
+            if span:
+                times[str(item["turns"][0])] = list(span)
+            history[_span(item)] = {**item, "thread_id": thread_id}
+        else:
+            digests[_span(item)] = item
+    for entry in state.get("summary_history", []):
+        history.setdefault(_span(entry), {**entry, "thread_id": thread_id})
+    for digest in state.get("summary_digests", []):
+        digests.setdefault(_span(digest), dict(digest))
+    for first, span in (state.get("summary_times") or {}).items():
+        times.setdefault(str(first), list(span))
+    order = sorted(history)
+    return (
+        [history[k] for k in order],
+        list(digests.values()),  # in the order they were made
+        times,
+    )
+
+
+def copy(archive: Archive, source: str, target: str, before_turn: int) -> None:
+    """Copy the items made before `before_turn` to another thread (a fork).
+
+    Runs in the caller's transaction (it holds the connection).
+    """
+    archive.conn.execute(
+        "INSERT OR IGNORE INTO summary_items "
+        "(thread_id, kind, first_turn, last_turn, made_at, record) "
+        "SELECT ?, kind, first_turn, last_turn, made_at, record FROM summary_items "
+        "WHERE thread_id = ? AND made_at < ?",
+        (target, source, before_turn),
+    )
