@@ -35,8 +35,16 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from graph.context import context_chars
 from graph.errors import InputError
 from graph.memory import DEFAULT_STRATEGY, STRATEGIES, state_extras, strategy_context
-from graph.session import ChatApp, new_thread, open_app, run_turn, set_thread_strategy
+from graph.session import (
+    ChatApp,
+    checkpoints,
+    new_thread,
+    open_app,
+    run_turn,
+    set_thread_strategy,
+)
 from graph.settings import load_settings
+from graph.storage import summaries
 from graph.storage.archive import load_summary_meta
 from graph.storage.persistence import database_bytes
 from graph.text import check_text
@@ -238,6 +246,8 @@ def replay(
         asked_state = {**values, "messages": values["messages"][:-1]}
         last_context = strategy_context(asked_state, state_extras(asked_state))
         summary_meta = load_summary_meta(app.persistence.archive, thread_id)
+        history, digests, _ = summaries.load(app.persistence.archive, thread_id, values)
+        kept = len(checkpoints(app, thread_id))
         app.persistence.saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         app.persistence.archive.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
@@ -251,8 +261,9 @@ def replay(
         "turns": len(turns),
         "compression_rate": rate,
         "strategy": strategy,
-        "summary_history": values.get("summary_history", []),
-        "summary_digests": values.get("summary_digests", []),
+        "summary_history": history,
+        "summary_digests": digests,
+        "checkpoints_kept": kept,
         "window_summary": values.get("window_summary", ""),
         "memory": values.get("memory", ""),
         "entities": values.get("entities", []),
@@ -361,7 +372,8 @@ def describe(report: dict[str, Any]) -> str:
         f"(model requests: {report.get('summary_model_calls', 0)}), "
         f"digests: {len(report.get('summary_digests', []))}",
         f"database: {report['db_bytes']:,} bytes for a {report['transcript_bytes']:,}-byte "
-        f"transcript ({report['db_bytes'] / max(1, report['transcript_bytes']):.2f}x)",
+        f"transcript ({report['db_bytes'] / max(1, report['transcript_bytes']):.2f}x), "
+        f"{report.get('checkpoints_kept', 0)} checkpoints kept",
     ]
     if report.get("asked"):
         sizes = sorted(a["context_chars"] for a in report["asked"])

@@ -110,7 +110,7 @@ CREATE TABLE IF NOT EXISTS summary_items (
     made_at INTEGER NOT NULL,
     record BLOB NOT NULL,
     PRIMARY KEY (thread_id, kind, first_turn, last_turn)
-) WITHOUT ROWID;
+);
 """
 
 
