@@ -10,7 +10,6 @@ for example with another compression rate, so both answers can be read side by s
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 from langgraph.checkpoint.base import CheckpointMetadata, copy_checkpoint
@@ -24,7 +23,7 @@ from graph.session.threads import new_thread
 from graph.settings import validate_rate
 from graph.storage import summaries
 from graph.storage.archive import unpack_json, update_thread
-from graph.storage.checkpointer import FORK_SOURCE, INTERRUPT, checkpoint_metadata
+from graph.storage.checkpointer import FORK_SOURCE, INTERRUPT, METADATA_KEYS
 from graph.storage.recall_index import index_packed_turns
 from graph.times import in_zone
 
@@ -32,29 +31,23 @@ from graph.times import in_zone
 def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
     """The thread's kept checkpoints, newest first: id, parent, time and seed 001's metadata.
 
-    Each also says which nodes would run next from it (`next`, empty at a turn's end) and
-    what it holds (`messages`, `summarized_to`: the last turn summaries cover,
-    `pending_approval`).
+    Also `summarized_to` (the last turn summaries cover there) and `pending_approval`.
+    Read from the rows alone: listing does not load any state.
     """
     require_thread(app, thread_id)
-    out = []
     with storage_errors():
-        found = list(app.persistence.saver.list(config_for(thread_id, app.settings)))
-    for item in found:
-        values = item.checkpoint.get("channel_values", {})
-        parent = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
-        meta = checkpoint_metadata(item)
+        rows = app.persistence.saver.history(thread_id)
+    out = []
+    for row in rows:
+        meta = dict(row["metadata"])
         out.append(
             {
-                "checkpoint_id": item.config["configurable"]["checkpoint_id"],
-                "parent_id": parent,
-                "time": in_zone(item.checkpoint["ts"], app.settings.timezone),
-                **meta,
-                "turn": meta.get("turn", values.get("turn_count")),
-                "messages": len(values.get("messages", [])),
-                "summarized_to": covered_turns(values.get("summary_history", [])),
-                "pending_approval": any(w[1] == INTERRUPT for w in item.pending_writes or []),
-                "metadata": json.loads(json.dumps(dict(item.metadata or {}), default=str)),
+                "checkpoint_id": row["checkpoint_id"],
+                "parent_id": row["parent_id"],
+                "time": in_zone(row["ts"], app.settings.timezone) if row["ts"] else None,
+                **{k: meta[k] for k in METADATA_KEYS if k in meta},
+                "pending_approval": row["pending_approval"],
+                "metadata": meta,
             }
         )
     return out

@@ -29,6 +29,7 @@ from graph.storage.archive import (
     register_thread,
     update_thread,
 )
+from graph.storage.checkpointer import FORK_SOURCE
 from graph.storage.facts import load_facts, read_pins
 from graph.text import check_text, check_thread_id
 from graph.turns import split_turns
@@ -59,7 +60,7 @@ class ThreadView:
     retryable: bool = False
     """The last turn is unanswered and can be answered again in place (`retry_turn`)."""
     resumable: bool = False
-    """The thread stopped inside a turn (a fork taken mid-turn): `retry_turn` goes on."""
+    """A fork taken inside a turn that has not gone on yet: `retry_turn` goes on."""
     summary_digests: list[dict[str, Any]] = field(default_factory=list)
     """Every digest made, in order (three_turn)."""
     summary_times: dict[str, list[str]] = field(default_factory=dict)
@@ -224,7 +225,9 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         first_turn_shown=first,
         pending=pending_approval(app, thread_id),
         retryable=retryable(values.get("messages", [])),
-        resumable=bool(snapshot.next) and not snapshot.interrupts,
+        resumable=bool(snapshot.next)
+        and not snapshot.interrupts
+        and (snapshot.metadata or {}).get("source") == FORK_SOURCE,
         forked_from=dict(record.get("forked_from") or {}),
         comparison=dict(record.get("comparison") or {}),
         route=str(values.get("route", "")),

@@ -197,8 +197,9 @@ class ChatSaver(SqliteSaver):
             ran = [n for n, v in seen.items() if n not in _NODES_IGNORED and last[1].get(n) != v]
             node = ",".join(sorted(ran)) if ran else "loop"
         elif source == "loop":
-            ran = [n for n in seen if n not in _NODES_IGNORED]
-            node = ran[-1] if len(ran) == 1 else "loop"
+            before = self._versions_seen(thread_id, str(parent or ""))
+            ran = [n for n, v in seen.items() if n not in _NODES_IGNORED and before.get(n) != v]
+            node = ",".join(sorted(ran)) if ran else "loop"
         else:
             node = str(source or "")
         described: dict[str, Any] = {"node": node}
@@ -213,6 +214,9 @@ class ChatSaver(SqliteSaver):
         code = _error_code(values)
         if code:
             described["error_code"] = code
+        covered = [int(e["turns"][-1]) for e in values.get("summary_history") or []]
+        if covered:
+            described["summarized_to"] = max(covered)
         return described
 
     def get_next_version(self, current: str | None, channel: None) -> str:
@@ -230,6 +234,52 @@ class ChatSaver(SqliteSaver):
         else:
             number = int(str(current).split(".")[0])
         return f"{number + 1:08d}"
+
+    def _versions_seen(self, thread_id: str, checkpoint_id: str) -> dict[str, Any]:
+        """A saved checkpoint's versions_seen (the row alone: its values are not read)."""
+        with self.cursor(transaction=False) as cur:
+            row = cur.execute(
+                "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND "
+                "checkpoint_ns = '' AND checkpoint_id = ?",
+                (thread_id, checkpoint_id),
+            ).fetchone()
+        if row is None:
+            return {}
+        return dict(self.serde.loads_typed((row[0], row[1])).get("versions_seen", {}))
+
+    def history(self, thread_id: str) -> builtins.list[dict[str, Any]]:
+        """The thread's checkpoints, newest first, without their values (for listings).
+
+        Each: id, parent, time, metadata, and whether a pause for approval waits there.
+        """
+        with self.cursor(transaction=False) as cur:
+            rows = cur.execute(
+                "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata "
+                "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
+                "ORDER BY checkpoint_id DESC",
+                (thread_id,),
+            ).fetchall()
+            paused = {
+                r[0]
+                for r in cur.execute(
+                    "SELECT DISTINCT checkpoint_id FROM writes WHERE thread_id = ? AND "
+                    "checkpoint_ns = '' AND channel = ?",
+                    (thread_id, INTERRUPT),
+                )
+            }
+        out = []
+        for checkpoint_id, parent, type_, blob, metadata in rows:
+            checkpoint = self.serde.loads_typed((type_, blob))
+            out.append(
+                {
+                    "checkpoint_id": checkpoint_id,
+                    "parent_id": parent,
+                    "ts": checkpoint.get("ts"),
+                    "metadata": json.loads(metadata) if metadata else {},
+                    "pending_approval": checkpoint_id in paused,
+                }
+            )
+        return out
 
     # reading
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
@@ -352,15 +402,14 @@ class ChatSaver(SqliteSaver):
         return found
 
 
-def checkpoint_metadata(found: CheckpointTuple) -> dict[str, Any]:
-    """The seed-001 fields of a checkpoint's metadata (plus LangGraph's source and step)."""
-    keys: Sequence[str] = (
-        "node",
-        "turn",
-        "route",
-        "error_code",
-        "safeguard_label",
-        "source",
-        "step",
-    )
-    return {k: found.metadata[k] for k in keys if k in found.metadata}  # type: ignore[literal-required]
+METADATA_KEYS = (
+    "node",
+    "turn",
+    "route",
+    "error_code",
+    "safeguard_label",
+    "summarized_to",
+    "source",
+    "step",
+)
+"""The metadata fields a checkpoint listing shows: seed 001's, then LangGraph's."""
