@@ -30,13 +30,21 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=300)
     parser.add_argument("--rate", type=float, default=0.3)
     parser.add_argument("--repeats", type=int, default=3, help="replays timed (median per turn)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting for every replay, e.g. RECALL=off (repeatable)",
+    )
     args = parser.parse_args()
     turns = make_transcript(args.turns)["turns"]
+    env = dict(item.split("=", 1) for item in args.set)
     reports = []
     with tempfile.TemporaryDirectory() as tmp:
         for run in range(args.repeats):
             db = Path(tmp) / f"bench-{run}.sqlite"
-            reports.append(replay(turns, args.rate, db, CHAT_PROVIDER="offline"))
+            reports.append(replay(turns, args.rate, db, CHAT_PROVIDER="offline", **env))
     report = reports[0]
     per = report["per_turn"]
     n = len(per)
@@ -47,7 +55,7 @@ def main() -> None:
         f"db/transcript={ratio_db:.2f}x (target <= 2x)"
     )
     with tempfile.TemporaryDirectory() as tmp:
-        early, late = interleaved(turns, args.rate, Path(tmp))
+        early, late = interleaved(turns, args.rate, Path(tmp), **env)
     print(describe_timing(reports, early, late, target=1.2))
     print(
         f"context chars: turn 30 = {per[min(29, n - 1)]['context_chars']}, turn {n} = {per[-1]['context_chars']}, "

@@ -60,20 +60,21 @@ def interleaved(
     db_dir: Path,
     strategy: str = "three_turn",
     runs: int = 3,
+    **env: str,
 ) -> tuple[float, float]:
     """Median graph ms of turns 10-20 and of the last 11 turns, measured side by side.
 
     Two threads share one database: one is replayed to turn 9 and the other to the turn
     before the last window; then their turns are run alternately (10 and 290, 11 and 291,
     ...), so both windows see the same machine, cache and database state, and drift of the
-    machine during a long replay cancels out.
+    machine during a long replay cancels out. `env` holds further settings.
     """
     n = len(turns)
     early, late = [], []
     for run in range(runs):
         answers = {t["user"]: t["assistant"] for t in turns}
         settings = load_settings(
-            {"CHAT_DB_PATH": str(db_dir / f"i{run}.sqlite"), "CHAT_PROVIDER": "offline"}
+            {"CHAT_DB_PATH": str(db_dir / f"i{run}.sqlite"), "CHAT_PROVIDER": "offline", **env}
         )
         app = open_app(
             settings,
