@@ -38,7 +38,9 @@ class ChatState(TypedDict, total=False):
     session_id: str
     """The thread id."""
     summary_history: list[SummaryEntry]
-    """Every summary made, oldest first, with the seed's fields only."""
+    """The summaries the memory works with, oldest first, with the seed's fields only: all
+    of them until the first is stored apart, then the working set (`graph.memory.run.
+    working_set`); every summary made is in the archive (`graph.storage.summaries`)."""
     summary_times: dict[str, list[str]]
     """When the turns of each summary were sent: first turn (as a string) -> [first, last]
     ISO 8601 times; summaries of turns with no recorded time have none."""
@@ -61,6 +63,9 @@ class ChatState(TypedDict, total=False):
     """Errors recorded on the way: turn, node, code (ErrorCode), message."""
     strategy: str
     """Memory strategy of the thread: three_turn (default), sliding_window or recursive."""
+    working_set_for: str
+    """The strategy the state's summaries were kept for (see `graph.memory.run.working_set`);
+    another strategy starts from the whole history in the archive."""
     summary_digests: list[dict[str, Any]]
     """three_turn: digests that replaced the oldest summaries in the context (hierarchy)."""
     window_summary: str

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from graph.errors import ErrorCode
 from graph.session import ChatApp, Event, TurnEvents, TurnRequest, run_request
-from graph.session.app import retryable, thread_values
+from graph.session.app import config_for, retryable, thread_values
 from graph.session.runner import turn_metadata
 from graph.session.turns import TurnOutcome, close_unanswered, keep_unanswered
 from graph.turns import content_text, is_turn_end
@@ -68,10 +68,13 @@ def _rerun(app: ChatApp, job: Job, request: TurnRequest) -> TurnRequest | None:
     """
     if job.turn_before is None or _turn_count(app, job.thread_id) <= job.turn_before:
         return request
-    messages = thread_values(app, job.thread_id).get("messages", [])
+    snapshot = app.graph.get_state(config_for(job.thread_id, app.settings))
+    messages = (snapshot.values or {}).get("messages", [])
     if messages and is_turn_end(messages[-1]) and not retryable(messages):
         return None
-    close_unanswered(app, job.thread_id, ErrorCode.TURN_INTERRUPTED)
+    if not snapshot.next:  # closed already (or saved with no step left): answered anew
+        close_unanswered(app, job.thread_id, ErrorCode.TURN_INTERRUPTED)
+    # otherwise the retry goes on from the last node the dead worker saved (under the lease)
     return TurnRequest(job.thread_id, kind="retry")
 
 

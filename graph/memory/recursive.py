@@ -47,10 +47,7 @@ class Recursive:
     def update(self, run: SummaryRun, due: tuple[int, int] | None) -> None:
         """M_i = LLM(M_{i-1}, S_i), bounded to ~20 sentences; entities updated by rule."""
         if run.history and not run.state.get("memory"):
-            texts = [
-                i["summary"]
-                for i in active_items(run.history, run.state.get("summary_digests", []))
-            ]
+            texts = [i["summary"] for i in active_items(run.history, run.digests)]
             run.update["memory"] = bound_memory(" ".join(texts))
         block = run.turns(*due) if due else None
         if due is None or block is None:

@@ -82,6 +82,21 @@ class SummaryRun:
         self.calls = 0
         self.invocations = 0
         self.update: dict[str, Any] = {}
+        from graph.memory import get_strategy  # the strategies build on this module
+
+        self.strategy = get_strategy(state.get("strategy")).name
+        built_for = state.get("working_set_for")
+        self.rebuilt = bool(archive is not None and built_for and built_for != self.strategy)
+        if self.rebuilt and archive is not None:
+            # the working set was kept for another strategy (the last three summaries of
+            # a window, say): this one starts from the whole history
+            self.history, digests, self.times = summaries.load(archive, self.thread_id, state)
+            self.update["summary_digests"] = digests
+
+    @property
+    def digests(self) -> list[Mapping[str, Any]]:
+        """The digests as of this run (all of them right after a strategy switch)."""
+        return list(self.update.get("summary_digests", self.state.get("summary_digests", [])))
 
     def error(self, code: ErrorCode, exc: BaseException | str) -> None:
         """Record a problem of this run in the state's `errors`."""
@@ -224,22 +239,21 @@ class SummaryRun:
         update = dict(self.update)
         if "summary_history" not in self.state:
             update["summary_history"] = self.history
-        made = len(self.history) != len(self.state.get("summary_history", [])) or (
-            "summary_digests" in update
+        made = (
+            self.rebuilt
+            or len(self.history) != len(self.state.get("summary_history", []))
+            or "summary_digests" in update
         )
         if made and self.archive is not None:
-            digests = update.get("summary_digests", self.state.get("summary_digests", []))
+            digests = self.digests
             summaries.store(
                 self.archive, self.thread_id, summaries.SUMMARY, self.history, self.turn, self.times
             )
             summaries.store(self.archive, self.thread_id, summaries.DIGEST, digests, self.turn)
-            from graph.memory import get_strategy  # the strategies build on this module
-
-            history, tops, times = working_set(
-                self.history, digests, self.times, get_strategy(self.state.get("strategy")).name
-            )
+            history, tops, times = working_set(self.history, digests, self.times, self.strategy)
             update["summary_history"], update["summary_times"] = history, times
-            if digests:
+            update["working_set_for"] = self.strategy
+            if digests or "summary_digests" in self.state:
                 update["summary_digests"] = tops
         elif made:
             update["summary_history"] = self.history

@@ -39,7 +39,7 @@ class ThreeTurn:
                 return
             if run.summarize(first, block) is None:
                 return
-        digests = list(run.state.get("summary_digests", []))
+        digests = run.digests
         items = active_items(run.history, digests)
         while over_budget(items, run.budget):
             parts = next_merge(items)
@@ -51,7 +51,7 @@ class ThreeTurn:
             digests.append(make_digest(parts, text, run.rate, run.times))
             run.check_digest(digests[-1])
             items = active_items(run.history, digests)
-        if len(digests) != len(run.state.get("summary_digests", [])):
+        if len(digests) != len(run.digests):
             run.update["summary_digests"] = digests
 
     def context(self, state: Mapping[str, Any], extras: Extras) -> list[BaseMessage]:

@@ -80,7 +80,7 @@ class SlidingWindow:
         """Start from earlier summaries after a switch; add the new summary to the window."""
         if run.history and not run.state.get("window_summary"):
             window = ""
-            for item in active_items(run.history, run.state.get("summary_digests", [])):
+            for item in active_items(run.history, run.digests):
                 window = add_summary_to_window(window, item["summary"])
             run.update["window_summary"] = window
         block = run.turns(*due) if due else None

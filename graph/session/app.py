@@ -89,6 +89,7 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     from graph.graph import build_graph
     from graph.storage.persistence import open_persistence
 
+    settings.keep_turns  # noqa: B018 - a bad CHECKPOINT_KEEP_TURNS is refused here, not mid-turn
     persistence = open_persistence(settings.db_path)
     if "index" not in graph_kwargs:
         from graph.retrieval import open_index

@@ -10,9 +10,10 @@ for example with another compression rate, so both answers can be read side by s
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, cast
 
-from langgraph.checkpoint.base import CheckpointMetadata, copy_checkpoint
+from langgraph.checkpoint.base import CheckpointMetadata, CheckpointTuple, copy_checkpoint
 from langgraph.checkpoint.base.id import uuid6
 
 from graph.context import covered_turns
@@ -22,10 +23,11 @@ from graph.session.errors import storage_errors
 from graph.session.threads import new_thread
 from graph.settings import validate_rate
 from graph.storage import summaries
-from graph.storage.archive import unpack_json, update_thread
-from graph.storage.checkpointer import FORK_SOURCE, INTERRUPT, METADATA_KEYS
+from graph.storage.archive import delete_archive, update_thread
+from graph.storage.checkpointer import FORK_SOURCE, METADATA_KEYS
 from graph.storage.recall_index import index_packed_turns
 from graph.times import in_zone
+from graph.turns import is_turn_end
 
 
 def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
@@ -74,15 +76,11 @@ def fork_thread(
         except ValueError as exc:
             raise InputError(str(exc)) from exc
     saver = app.persistence.saver
-    source_config = config_for(thread_id, app.settings)
-    source_config["configurable"]["checkpoint_id"] = checkpoint_id
-    with storage_errors():
-        found = saver.get_tuple(source_config)
-    if found is None or found.config["configurable"].get("checkpoint_id") != checkpoint_id:
-        raise CheckpointNotFound(
-            f"Checkpoint {checkpoint_id!r} is not kept for this thread (older ones are pruned "
-            f"after {app.settings.keep_turns} turns)."
-        )
+    found = _kept(app, thread_id, checkpoint_id)
+    if found.metadata.get("source") == "input" and found.parent_config:
+        # saved as a message arrived, before it is applied: the state of the checkpoint
+        # before it, which is what a fork from there would continue
+        found = _kept(app, thread_id, found.parent_config["configurable"]["checkpoint_id"])
     values = dict(found.checkpoint["channel_values"])
     turn = int(values.get("turn_count", 0))
     fork_id = new_thread(
@@ -95,66 +93,102 @@ def fork_thread(
     rate = compression_rate if compression_rate is not None else record.get("rate")
     if compression_rate is not None:
         values["compression_rate"] = compression_rate
-    with storage_errors():
-        _copy_archive(app, thread_id, fork_id, values)
-        update_thread(
-            app.persistence.archive,
-            fork_id,
-            **{k: record[k] for k in ("strategy", "budget", "recall") if k in record},
-            **({"rate": rate} if rate is not None else {}),
-            forked_from={"thread_id": thread_id, "checkpoint_id": checkpoint_id, "turn": turn},
-        )
-        checkpoint = copy_checkpoint(found.checkpoint)
-        checkpoint["id"] = str(uuid6(clock_seq=-1))
-        checkpoint["channel_values"] = values
-        versions = dict(checkpoint["channel_versions"])
-        if compression_rate is not None and "compression_rate" not in versions:
-            versions["compression_rate"] = saver.get_next_version(None, None)
-            checkpoint["channel_versions"] = versions
-        saved = saver.put(
-            {"configurable": {"thread_id": fork_id, "checkpoint_ns": ""}},
-            checkpoint,
-            cast(
-                CheckpointMetadata,
-                {
-                    "source": FORK_SOURCE,
-                    "step": int(found.metadata.get("step", -1)),
-                    "parents": {},
-                    "forked_from": f"{thread_id}/{checkpoint_id}",
-                },
-            ),
-            versions,
-        )
-        # a pause for approval stays a pause; other pending writes are results of the steps
-        # after the checkpoint, which the fork runs again
-        pending = found.pending_writes or []
-        paused = any(channel == INTERRUPT for _, channel, _ in pending)
-        by_task: dict[str, list[tuple[str, Any]]] = {}
-        for task_id, channel, value in pending if paused else []:
-            by_task.setdefault(task_id, []).append((channel, value))
-        for task_id, writes in by_task.items():
-            saver.put_writes(saved, writes, task_id)
+    try:
+        with storage_errors():
+            _copy_archive(
+                app,
+                thread_id,
+                fork_id,
+                values,
+                finished=not _inside_turn(found),
+                pinned_before=datetime.fromisoformat(found.checkpoint["ts"]).timestamp(),
+            )
+            update_thread(
+                app.persistence.archive,
+                fork_id,
+                **{k: record[k] for k in ("strategy", "budget", "recall") if k in record},
+                **({"rate": rate} if rate is not None else {}),
+                forked_from={"thread_id": thread_id, "checkpoint_id": checkpoint_id, "turn": turn},
+            )
+            checkpoint = copy_checkpoint(found.checkpoint)
+            checkpoint["id"] = str(uuid6(clock_seq=-1))
+            checkpoint["channel_values"] = values
+            versions = dict(checkpoint["channel_versions"])
+            if compression_rate is not None and "compression_rate" not in versions:
+                versions["compression_rate"] = saver.get_next_version(None, None)
+                checkpoint["channel_versions"] = versions
+            # No pending writes are copied: they are results of the steps after the
+            # checkpoint (a pause's included, tied to the source's task ids), which the
+            # fork runs again when it goes on; a paused call asks for approval again.
+            saver.put(
+                {"configurable": {"thread_id": fork_id, "checkpoint_ns": ""}},
+                checkpoint,
+                cast(
+                    CheckpointMetadata,
+                    {
+                        "source": FORK_SOURCE,
+                        "step": int(found.metadata.get("step", -1)),
+                        "parents": {},
+                        "forked_from": f"{thread_id}/{checkpoint_id}",
+                    },
+                ),
+                versions,
+            )
+    except BaseException:
+        delete_archive(app.persistence.archive, fork_id)  # all of the fork or nothing
+        raise
     return fork_id
 
 
-def _copy_archive(app: ChatApp, source: str, target: str, values: dict[str, Any]) -> None:
+def _inside_turn(found: CheckpointTuple) -> bool:
+    """Whether nodes were still to run from this checkpoint (it is inside a turn)."""
+    values = found.checkpoint["channel_values"]
+    messages = values.get("messages") or []
+    return not messages or not is_turn_end(messages[-1])
+
+
+def _kept(app: ChatApp, thread_id: str, checkpoint_id: str) -> CheckpointTuple:
+    config = config_for(thread_id, app.settings)
+    config["configurable"]["checkpoint_id"] = checkpoint_id
+    with storage_errors():
+        found = app.persistence.saver.get_tuple(config)
+    if found is None or found.config["configurable"].get("checkpoint_id") != checkpoint_id:
+        raise CheckpointNotFound(
+            f"Checkpoint {checkpoint_id!r} is not kept for this thread (older ones are pruned "
+            f"after {app.settings.keep_turns} turns)."
+        )
+    return found
+
+
+def _copy_archive(
+    app: ChatApp,
+    source: str,
+    target: str,
+    values: dict[str, Any],
+    *,
+    finished: bool,
+    pinned_before: float,
+) -> None:
     """Copy what a checkpoint's state refers to into the fork, and index its turns.
 
-    Archived turns and their statistics, summary costs and fact records up to its
-    summaries, the summaries and digests made before its turn (those of its own turn are
-    in its state), pins up to its turn.
+    Archived turns; per-turn statistics of the turns before (and of its own turn when it is
+    `finished`); summaries, their costs and fact records up to the turns its summaries
+    cover; digests made before its turn (those of its own turn that it uses are in its
+    state); pins made before it.
     """
     archive = app.persistence.archive
     archived = int(values.get("archived_turns", 0))
     covered = covered_turns(values.get("summary_history", []))
     turn = int(values.get("turn_count", 0))
+    stats_to = turn if finished else turn - 1
     with archive.lock, archive.conn:
         conn = archive.conn
         conn.execute(
             "INSERT INTO archive_turns (thread_id, turn, messages, stats) "
-            "SELECT ?, turn, CASE WHEN turn <= ? THEN messages END, stats FROM archive_turns "
-            "WHERE thread_id = ? AND turn <= ?",
-            (target, archived, source, turn),
+            "SELECT ?, turn, CASE WHEN turn <= ? THEN messages END, "
+            "CASE WHEN turn <= ? THEN stats END FROM archive_turns "
+            "WHERE thread_id = ? AND (turn <= ? AND messages IS NOT NULL OR turn <= ?)",
+            (target, archived, stats_to, source, archived, stats_to),
         )
         conn.execute(
             "INSERT INTO summary_costs (thread_id, first_turn, meta) "
@@ -167,17 +201,12 @@ def _copy_archive(app: ChatApp, source: str, target: str, values: dict[str, Any]
             "WHERE thread_id = ? AND last_turn <= ?",
             (target, source, covered),
         )
-        summaries.copy(archive, source, target, before_turn=turn)
-        pins = conn.execute(
-            "SELECT fact, pinned_at, record FROM pinned_facts WHERE thread_id = ?", (source,)
-        ).fetchall()
-        conn.executemany(
-            "INSERT INTO pinned_facts (thread_id, fact, pinned_at, record) VALUES (?, ?, ?, ?)",
-            [
-                (target, fact, at, record)
-                for fact, at, record in pins
-                if int(unpack_json(record).get("turn", 0)) <= turn
-            ],
+        summaries.copy(archive, source, target, covered=covered, before_turn=turn)
+        conn.execute(
+            "INSERT INTO pinned_facts (thread_id, fact, pinned_at, record) "
+            "SELECT ?, fact, pinned_at, record FROM pinned_facts "
+            "WHERE thread_id = ? AND pinned_at <= ?",
+            (target, source, pinned_before),
         )
         rows = conn.execute(
             "SELECT thread_id, turn, messages FROM archive_turns WHERE thread_id = ? "

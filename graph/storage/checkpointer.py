@@ -34,6 +34,7 @@ from langgraph.checkpoint.base import (
     CheckpointMetadata,
     CheckpointTuple,
     SerializerProtocol,
+    get_checkpoint_id,
 )
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -283,9 +284,21 @@ class ChatSaver(SqliteSaver):
 
     # reading
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        """The checkpoint with its channel values put back together."""
-        found = super().get_tuple(config)
-        return self._filled(found) if found is not None else None
+        """The checkpoint with its channel values put back together.
+
+        The row and its values are read one after the other: a checkpoint pruned in between
+        is not found (None), and the newest one is read again (pruning never takes it).
+        """
+        for _ in range(3):
+            found = super().get_tuple(config)
+            if found is None:
+                return None
+            filled = self._filled(found)
+            if filled is not None:
+                return filled
+            if get_checkpoint_id(config):
+                return None
+        return None
 
     def list(
         self,
@@ -298,11 +311,15 @@ class ChatSaver(SqliteSaver):
         """The checkpoints, newest first, with their channel values."""
         # read all rows first: the base class holds the connection's lock while it yields
         for found in list(super().list(config, filter=filter, before=before, limit=limit)):
-            yield self._filled(found)
+            filled = self._filled(found)
+            if filled is not None:  # None: pruned while it was read
+                yield filled
 
-    def _filled(self, found: CheckpointTuple) -> CheckpointTuple:
+    def _filled(self, found: CheckpointTuple) -> CheckpointTuple | None:
         checkpoint = found.checkpoint
-        values = dict(checkpoint["channel_values"])
+        if checkpoint["channel_values"]:
+            return found  # written before version 4: the values are in the row
+        values: dict[str, Any] = {}
         wanted = {
             ch: str(v) for ch, v in checkpoint["channel_versions"].items() if ch not in values
         }
@@ -320,6 +337,8 @@ class ChatSaver(SqliteSaver):
                     *(x for pair in keys for x in pair),
                 ),
             ).fetchall()
+        if len(rows) < len(keys):
+            return None  # some of its values were pruned after its row was read
         for channel, type_, blob in rows:
             if type_ != "empty":
                 values[channel] = self.serde.loads_typed((type_, blob))

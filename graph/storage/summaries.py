@@ -34,7 +34,11 @@ def store(
     made_at: int,
     times: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
-    """Keep `items` (summaries or digests); those already kept stay as they were."""
+    """Keep `items` (summaries or digests).
+
+    An item kept before with other text (a summary made again after a crash lost the
+    state that held the first one) takes the new text: the state is what the model used.
+    """
     rows = []
     for item in items:
         first, last = _span(item)
@@ -47,8 +51,10 @@ def store(
         return
     with archive.lock, archive.conn:
         archive.conn.executemany(
-            "INSERT OR IGNORE INTO summary_items "
-            "(thread_id, kind, first_turn, last_turn, made_at, record) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO summary_items "
+            "(thread_id, kind, first_turn, last_turn, made_at, record) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (thread_id, kind, first_turn, last_turn) DO UPDATE SET "
+            "record = excluded.record WHERE summary_items.record != excluded.record",
             rows,
         )
 
@@ -78,12 +84,13 @@ def load(
             history[_span(item)] = {**item, "thread_id": thread_id}
         else:
             digests[_span(item)] = item
+    # the state's own entries win: they are what the model used
     for entry in state.get("summary_history", []):
-        history.setdefault(_span(entry), {**entry, "thread_id": thread_id})
+        history[_span(entry)] = {**entry, "thread_id": thread_id}
     for digest in state.get("summary_digests", []):
-        digests.setdefault(_span(digest), dict(digest))
+        digests[_span(digest)] = dict(digest)
     for first, span in (state.get("summary_times") or {}).items():
-        times.setdefault(str(first), list(span))
+        times[str(first)] = list(span)
     order = sorted(history)
     return (
         [history[k] for k in order],
@@ -92,15 +99,15 @@ def load(
     )
 
 
-def copy(archive: Archive, source: str, target: str, before_turn: int) -> None:
-    """Copy the items made before `before_turn` to another thread (a fork).
+def copy(archive: Archive, source: str, target: str, covered: int, before_turn: int) -> None:
+    """Copy to a fork the summaries up to `covered` and the digests made before `before_turn`.
 
-    Runs in the caller's transaction (it holds the connection).
+    The digests of the fork's own turn that it uses are in its state. Runs in the caller's transaction (it holds the connection).
     """
     archive.conn.execute(
         "INSERT OR IGNORE INTO summary_items "
         "(thread_id, kind, first_turn, last_turn, made_at, record) "
         "SELECT ?, kind, first_turn, last_turn, made_at, record FROM summary_items "
-        "WHERE thread_id = ? AND made_at < ?",
-        (target, source, before_turn),
+        "WHERE thread_id = ? AND (kind = ? AND last_turn <= ? OR kind = ? AND made_at < ?)",
+        (target, source, SUMMARY, covered, DIGEST, before_turn),
     )

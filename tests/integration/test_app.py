@@ -59,14 +59,18 @@ def _export(db: Path, thread: str) -> dict:
         app.persistence.close()
 
 
+FOUR_TURNS = [
+    "안녕하세요. 저는 김하늘입니다.",
+    "다음 주 월요일 오후 3시에 회의가 있어요.",
+    "예산은 1,200만원으로 정했습니다.",
+    "회의가 언제라고 했죠?",
+]
+"""Turn 4 summarizes turns 1-3."""
+
+
 def test_four_turns_make_one_card_with_the_right_numbers(db: Path) -> None:
     at = _app()
-    for text in [
-        "안녕하세요. 저는 김하늘입니다.",
-        "다음 주 월요일 오후 3시에 회의가 있어요.",
-        "예산은 1,200만원으로 정했습니다.",
-        "회의가 언제라고 했죠?",
-    ]:
+    for text in FOUR_TURNS:
         _say(at, text)
     thread = (
         at.query_params["thread"][0]
@@ -151,7 +155,8 @@ def test_export_holds_exactly_the_checkpointed_summary_history(
     exported = json.loads(storages[-1].get_file(url.rsplit("/", 1)[1]).content)
     checkpointed = _state(db, thread)["summary_history"]
     assert len(checkpointed) == 2
-    assert exported["summary_history"] == checkpointed
+    assert exported["summary_history"] == checkpointed  # all of them are in the working set
+    assert [e["turns"] for e in exported["summary_history"]] == [[1, 2, 3], [4, 5, 6]]
     assert [t["turn"] for t in exported["turns"]] == list(range(1, 8))
 
 
@@ -376,12 +381,7 @@ def test_an_unanswered_turn_offers_a_retry_that_answers_it_in_place(
 
 def test_the_timeline_lists_checkpoints_and_forks_a_thread_at_another_rate(db: Path) -> None:
     at = _app()
-    for text in [
-        "안녕하세요. 저는 김하늘입니다.",
-        "다음 주 월요일 오후 3시에 회의가 있어요.",
-        "예산은 1,200만원으로 정했습니다.",
-        "회의가 언제라고 했죠?",
-    ]:
+    for text in FOUR_TURNS:
         _say(at, text)
     original = at.query_params["thread"]
     original = original[0] if isinstance(original, list) else original

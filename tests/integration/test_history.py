@@ -28,6 +28,7 @@ from graph.session import (
 from graph.settings import load_settings
 from tests.fakes import openai_server as oai
 from tests.fakes.http_server import FakeHTTPServer
+from tests.unit.test_session import _talk
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,17 +43,6 @@ def app(tmp_path: Path):
     chat = _open(tmp_path / "chat.sqlite", CHECKPOINT_KEEP_TURNS="3")
     yield chat
     chat.persistence.close()
-
-
-def _talk(app, thread: str, n: int, start: int = 1) -> None:
-    for turn in range(start, start + n):
-        run_turn(
-            app,
-            thread,
-            f"메모 {turn}: 회의실 {turn}0{turn}호, 오후 {turn}시.",
-            turn_count=turn,
-            compression_rate=0.3,
-        )
 
 
 def test_every_node_leaves_a_checkpoint_with_seed_metadata_and_three_turns_are_kept(app) -> None:
@@ -192,4 +182,84 @@ def test_a_crash_while_the_model_answers_keeps_the_message_unanswered(
     assert messages[-1].response_metadata["error_code"] == ErrorCode.TURN_INTERRUPTED.value
     outcome = retry_turn(chat, thread)
     assert outcome.error_code is None and not load_thread(chat, thread).retryable
+    chat.persistence.close()
+
+
+def test_switching_to_three_turn_brings_back_every_summary_a_window_kept_apart(
+    tmp_path: Path,
+) -> None:
+    from graph.session import set_thread_strategy
+    from graph.session.preview import preview_next_context
+
+    chat = _open(tmp_path / "switch.sqlite", CHECKPOINT_KEEP_TURNS="3")
+    thread = new_thread(chat)
+    set_thread_strategy(chat, thread, "sliding_window")
+    _talk(chat, thread, 30)
+    window = load_thread(chat, thread)
+    assert len(window.state["summary_history"]) <= 4 < len(window.summary_history)
+    set_thread_strategy(chat, thread, "three_turn")
+    _talk(chat, thread, 1, start=31)
+    view = load_thread(chat, thread)
+    system = str(preview_next_context(chat, view, "").messages[0].content)
+    for entry in view.summary_history:  # all of them fit the default budget
+        assert f"[{entry['turns'][0]}-{entry['turns'][-1]}턴" in system, entry["turns"]
+    chat.persistence.close()
+
+
+def test_a_fork_of_a_paused_checkpoint_asks_for_the_approval_again(tmp_path: Path) -> None:
+    chat = open_app(
+        load_settings({"CHAT_DB_PATH": str(tmp_path / "p.sqlite"), "CHAT_PROVIDER": "offline"}),
+        index=None,
+    )
+    thread = new_thread(chat)
+    outcome = run_turn(
+        chat,
+        thread,
+        "이 코드 실행해줘\n```python\nprint(6*7)\n```",
+        turn_count=1,
+        compression_rate=0.3,
+    )
+    assert outcome.pending is not None
+    paused = checkpoints(chat, thread)[0]
+    assert paused["pending_approval"]
+    fork = fork_thread(chat, thread, paused["checkpoint_id"])
+    assert load_thread(chat, fork).resumable
+    again = retry_turn(chat, fork)  # going on reaches the call, which waits again
+    assert again.pending is not None and again.pending["tool"] == "python_repl"
+    assert load_thread(chat, thread).pending is not None  # the original still waits
+    chat.persistence.close()
+
+
+def test_a_fork_at_a_messages_arrival_is_the_turn_before_it(app) -> None:
+    thread = new_thread(app)
+    _talk(app, thread, 3)
+    arrival = next(c for c in checkpoints(app, thread) if c["node"] == "input" and c["turn"] == 2)
+    fork = fork_thread(app, thread, arrival["checkpoint_id"])
+    view = load_thread(app, fork)
+    assert view.turn_count == 2 and not view.resumable and not view.retryable
+    assert [n for n, _ in view.turns] == [1, 2]
+
+
+def test_pruning_leaves_every_kept_checkpoint_whole(tmp_path: Path) -> None:
+    from graph.session.app import config_for
+
+    chat = _open(tmp_path / "whole.sqlite", CHECKPOINT_KEEP_TURNS="2")
+    thread = new_thread(chat)
+    _talk(chat, thread, 12)
+    saver = chat.persistence.saver
+    kept = saver.history(thread)
+    assert {c["metadata"]["turn"] for c in kept} <= {10, 11, 12}
+    referenced = set()
+    for row in kept:
+        config = config_for(thread, chat.settings)
+        config["configurable"]["checkpoint_id"] = row["checkpoint_id"]
+        found = saver.get_tuple(config)
+        assert found is not None and found.checkpoint["channel_values"]["turn_count"] >= 10
+        referenced |= {(ch, str(v)) for ch, v in found.checkpoint["channel_versions"].items()}
+    stored = set(
+        saver.conn.execute(
+            "SELECT channel, version FROM checkpoint_blobs WHERE thread_id = ?", (thread,)
+        ).fetchall()
+    )
+    assert stored == referenced  # every value a kept checkpoint uses, and no other
     chat.persistence.close()
