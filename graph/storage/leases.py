@@ -54,6 +54,22 @@ def dead_here(owner: str) -> bool:
     return False
 
 
+_HELD: set[str] = set()
+"""The owners of this process whose turns are still running."""
+_HELD_LOCK = threading.Lock()
+
+
+def _stale_here(owner: str) -> bool:
+    """True for a lease row of this process that no running turn holds.
+
+    Its turn has ended but the row stayed (the release was refused, say on a full disk).
+    """
+    if not is_local(owner) or owner.split(":")[1] != str(os.getpid()):
+        return False
+    with _HELD_LOCK:
+        return owner not in _HELD
+
+
 def acquire(archive: Archive, thread_id: str, owner: str, lease_s: float = LEASE_S) -> bool:
     """Take or renew the thread's lease for `owner`; False if someone else holds it.
 
@@ -65,7 +81,11 @@ def acquire(archive: Archive, thread_id: str, owner: str, lease_s: float = LEASE
         holder = archive.conn.execute(
             "SELECT owner FROM thread_leases WHERE thread_id = ?", (thread_id,)
         ).fetchone()
-        if holder and holder[0] != owner and dead_here(str(holder[0])):
+        if (
+            holder
+            and holder[0] != owner
+            and (dead_here(str(holder[0])) or _stale_here(str(holder[0])))
+        ):
             archive.conn.execute(
                 "DELETE FROM thread_leases WHERE thread_id = ? AND owner = ?",
                 (thread_id, holder[0]),
@@ -98,8 +118,15 @@ def writer_lease(archive: Archive, thread_id: str) -> Iterator[str]:
     Raises ThreadBusyError when another writer holds it.
     """
     owner = new_owner()
-    if not acquire(archive, thread_id, owner):
-        raise ThreadBusyError(thread_id)
+    with _HELD_LOCK:
+        _HELD.add(owner)
+    try:
+        if not acquire(archive, thread_id, owner):
+            raise ThreadBusyError(thread_id)
+    except BaseException:
+        with _HELD_LOCK:
+            _HELD.discard(owner)
+        raise
     stop = threading.Event()
 
     def renew() -> None:
@@ -116,4 +143,6 @@ def writer_lease(archive: Archive, thread_id: str) -> Iterator[str]:
     finally:
         stop.set()
         renewer.join()
+        with _HELD_LOCK:
+            _HELD.discard(owner)
         release(archive, thread_id, owner)

@@ -107,3 +107,24 @@ def test_a_lease_expires_and_can_be_renewed(tmp_path: Path) -> None:
     release(archive, "t", "two")
     assert acquire(archive, "t", "one")
     app.persistence.close()
+
+
+def test_a_lease_whose_release_was_refused_does_not_block_this_process(tmp_path: Path) -> None:
+    """A turn that ended while its release failed (a full disk) left its row behind: the
+    next turn of the same process takes the thread, another live writer still cannot."""
+    from graph.storage import leases
+
+    app = _app(tmp_path / "stale.sqlite")
+    archive = app.persistence.archive
+    original = leases.release
+    try:
+        leases.release = lambda *args: None  # the DELETE is refused
+        with leases.writer_lease(archive, "t"):
+            pass
+    finally:
+        leases.release = original
+    assert archive.execute("SELECT count(*) FROM thread_leases")[0][0] == 1
+    with leases.writer_lease(archive, "t") as owner:  # the stale row is taken over
+        assert not acquire(archive, "t", leases.new_owner())  # a held lease is respected
+    assert owner
+    app.persistence.close()
