@@ -289,12 +289,40 @@ def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
     """The thread's writer lease for one turn; ThreadBusy if another process holds it."""
     try:
         with storage_errors(), writer_lease(app.persistence.archive, thread_id):
+            _apply_arrived_input(app, thread_id)
             yield
     except ThreadBusyError as exc:
         raise ThreadBusy(
             "Another turn of this conversation is running (maybe in another window); "
             "nothing was saved. Try again in a moment."
         ) from exc
+
+
+def _apply_arrived_input(app: ChatApp, thread_id: str) -> None:
+    """Save as state a message whose arrival was recorded but not applied.
+
+    LangGraph records a new message in an `input` checkpoint and applies it in the next
+    step; a process killed in between leaves the message there, outside the state (an
+    update would be made on top of the turn before it). The writer, before anything else,
+    replaces that checkpoint by the message saved in the state, so the turn is kept and
+    then closed as unanswered like any interrupted turn.
+    """
+    saver = app.persistence.saver
+    head = saver.get_tuple(config_for(thread_id, app.settings))
+    if head is None or head.metadata.get("source") != "input" or head.parent_config is None:
+        return
+    arrived = head.checkpoint["channel_values"].get("__start__")
+    written = {
+        channel: value
+        for task, channel, value in head.pending_writes or []
+        if task and not channel.startswith(("__", "branch:"))
+    }
+    payload = written or (arrived if isinstance(arrived, dict) else None)
+    if not payload or not payload.get("messages"):
+        return
+    saver.delete_checkpoint(thread_id, head.config["configurable"]["checkpoint_id"])
+    app.graph.update_state(config_for(thread_id, app.settings), payload, as_node="summary_node")
+    log.warning("thread %s: a message that arrived as its process died was saved", thread_id)
 
 
 def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | None) -> TurnOutcome:
@@ -496,16 +524,20 @@ NOT_RUN = "Error: not run; the turn was interrupted."
 def close_interrupted(app: ChatApp, thread_id: str) -> bool:
     """Close a turn a crash left half-done (TURN_INTERRUPTED), as the thread is opened.
 
-    The message was saved before the model ran; the turn is closed as unanswered so the
-    retry button answers it. A thread another writer is using, a paused one and a fork
-    taken mid-turn (finished by `retry_turn`) are left alone. True if a turn was closed.
+    The message was saved before the model ran (or, killed as it arrived, is saved now by
+    `_apply_arrived_input`); the turn is closed as unanswered so the retry button answers
+    it. A thread another writer is using, a paused one and a fork taken mid-turn (finished
+    by `retry_turn`) are left alone. True if a turn was closed.
     """
     config = config_for(thread_id, app.settings)
     with storage_errors():
         snapshot = app.graph.get_state(config)
-    if not snapshot.next or snapshot.interrupts:
+    messages = (snapshot.values or {}).get("messages", [])
+    source = (snapshot.metadata or {}).get("source")
+    arrived = source == "input"  # a message recorded as its process died (see below)
+    if not arrived and (not messages or is_turn_end(messages[-1]) or snapshot.interrupts):
         return False
-    if (snapshot.metadata or {}).get("source") == FORK_SOURCE:
+    if source == FORK_SOURCE:
         return False
     try:
         with _lease(app, thread_id), storage_errors():

@@ -282,6 +282,18 @@ class ChatSaver(SqliteSaver):
             )
         return out
 
+    def delete_checkpoint(self, thread_id: str, checkpoint_id: str) -> None:
+        """Delete one checkpoint row and its pending writes (its values stay for others)."""
+        with self.cursor() as cur:
+            cur.execute(
+                "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id = ?",
+                (thread_id, checkpoint_id),
+            )
+            cur.execute(
+                "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id = ?",
+                (thread_id, checkpoint_id),
+            )
+
     # reading
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         """The checkpoint with its channel values put back together.

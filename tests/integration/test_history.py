@@ -263,3 +263,39 @@ def test_pruning_leaves_every_kept_checkpoint_whole(tmp_path: Path) -> None:
     )
     assert stored == referenced  # every value a kept checkpoint uses, and no other
     chat.persistence.close()
+
+
+@pytest.mark.parametrize("applied", [False, True])
+def test_a_message_whose_process_died_as_it_arrived_is_kept_unanswered(app, applied: bool) -> None:
+    """A kill between LangGraph's `input` checkpoint and the step that applies it leaves
+    the message outside the state: opening the thread saves it and closes the turn."""
+    from langchain_core.messages import HumanMessage as Human
+    from langgraph.checkpoint.base import copy_checkpoint
+    from langgraph.checkpoint.base.id import uuid6
+
+    from graph.session.app import config_for
+
+    thread = new_thread(app)
+    _talk(app, thread, 2)
+    saver = app.persistence.saver
+    head = saver.get_tuple(config_for(thread, app.settings))
+    payload = {"messages": [Human(content="세 번째: 도착하자마자 멈춘 메시지")], "turn_count": 3}
+    checkpoint = copy_checkpoint(head.checkpoint)
+    checkpoint["id"] = str(uuid6(clock_seq=-1))
+    checkpoint["channel_values"] = {**head.checkpoint["channel_values"], "__start__": payload}
+    versions = {"__start__": saver.get_next_version(None, None)}
+    checkpoint["channel_versions"] = {**checkpoint["channel_versions"], **versions}
+    saved = saver.put(
+        head.config, checkpoint, {"source": "input", "step": -1, "parents": {}}, versions
+    )
+    if applied:  # the step ran, its writes were saved, its checkpoint was not
+        saver.put_writes(saved, list(payload.items()), "task-start")
+    view = load_thread(app, thread)
+    assert view.turn_count == 3 and view.retryable
+    assert [n for n, _ in view.turns] == [1, 2, 3]
+    assert str(view.turns[2][1][0].content).startswith("세 번째")
+    assert view.turns[2][1][-1].response_metadata["error_code"] == ErrorCode.TURN_INTERRUPTED.value
+    assert isinstance(view.turns[1][1][-1], AIMessage) and not view.turns[1][1][
+        -1
+    ].response_metadata.get("error_code")
+    assert retry_turn(app, thread).error_code is None
