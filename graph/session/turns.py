@@ -299,30 +299,19 @@ def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
 
 
 def _apply_arrived_input(app: ChatApp, thread_id: str) -> None:
-    """Save as state a message whose arrival was recorded but not applied.
+    """Drop a message whose arrival was recorded but never applied.
 
     LangGraph records a new message in an `input` checkpoint and applies it in the next
-    step; a process killed in between leaves the message there, outside the state (an
-    update would be made on top of the turn before it). The writer, before anything else,
-    replaces that checkpoint by the message saved in the state, so the turn is kept and
-    then closed as unanswered like any interrupted turn.
+    step; a process killed in between leaves the message outside the state, where an
+    update would be made on top of the turn before it. Nothing ran on it, so the writer
+    drops that checkpoint first: the thread is as it was before the message.
     """
     saver = app.persistence.saver
     head = saver.get_tuple(config_for(thread_id, app.settings))
     if head is None or head.metadata.get("source") != "input" or head.parent_config is None:
         return
-    arrived = head.checkpoint["channel_values"].get("__start__")
-    written = {
-        channel: value
-        for task, channel, value in head.pending_writes or []
-        if task and not channel.startswith(("__", "branch:"))
-    }
-    payload = written or (arrived if isinstance(arrived, dict) else None)
-    if not payload or not payload.get("messages"):
-        return
     saver.delete_checkpoint(thread_id, head.config["configurable"]["checkpoint_id"])
-    app.graph.update_state(config_for(thread_id, app.settings), payload, as_node="summary_node")
-    log.warning("thread %s: a message that arrived as its process died was saved", thread_id)
+    log.warning("thread %s: a message whose process died as it arrived was dropped", thread_id)
 
 
 def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | None) -> TurnOutcome:
@@ -524,9 +513,9 @@ NOT_RUN = "Error: not run; the turn was interrupted."
 def close_interrupted(app: ChatApp, thread_id: str) -> bool:
     """Close a turn a crash left half-done (TURN_INTERRUPTED), as the thread is opened.
 
-    The message was saved before the model ran (or, killed as it arrived, is saved now by
-    `_apply_arrived_input`); the turn is closed as unanswered so the retry button answers
-    it. A thread another writer is using, a paused one and a fork taken mid-turn (finished
+    The message was saved before the model ran; the turn is closed as unanswered so the
+    retry button answers it (a message killed as it arrived, before it was applied, is
+    dropped by `_apply_arrived_input`). A thread another writer is using, a paused one and a fork taken mid-turn (finished
     by `retry_turn`) are left alone. True if a turn was closed.
     """
     config = config_for(thread_id, app.settings)

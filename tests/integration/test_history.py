@@ -266,9 +266,12 @@ def test_pruning_leaves_every_kept_checkpoint_whole(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("applied", [False, True])
-def test_a_message_whose_process_died_as_it_arrived_is_kept_unanswered(app, applied: bool) -> None:
+def test_a_message_whose_process_died_as_it_arrived_leaves_the_thread_as_before(
+    app, applied: bool
+) -> None:
     """A kill between LangGraph's `input` checkpoint and the step that applies it leaves
-    the message outside the state: opening the thread saves it and closes the turn."""
+    the message outside the state: opening the thread drops it (nothing ran on it), and the
+    turn before it stays answered, not closed by an apology."""
     from langchain_core.messages import HumanMessage as Human
     from langgraph.checkpoint.base import copy_checkpoint
     from langgraph.checkpoint.base.id import uuid6
@@ -291,11 +294,10 @@ def test_a_message_whose_process_died_as_it_arrived_is_kept_unanswered(app, appl
     if applied:  # the step ran, its writes were saved, its checkpoint was not
         saver.put_writes(saved, list(payload.items()), "task-start")
     view = load_thread(app, thread)
-    assert view.turn_count == 3 and view.retryable
-    assert [n for n, _ in view.turns] == [1, 2, 3]
-    assert str(view.turns[2][1][0].content).startswith("세 번째")
-    assert view.turns[2][1][-1].response_metadata["error_code"] == ErrorCode.TURN_INTERRUPTED.value
-    assert isinstance(view.turns[1][1][-1], AIMessage) and not view.turns[1][1][
-        -1
-    ].response_metadata.get("error_code")
-    assert retry_turn(app, thread).error_code is None
+    assert view.turn_count == 2 and not view.retryable and not view.resumable
+    assert [n for n, _ in view.turns] == [1, 2]
+    last = view.turns[1][1][-1]
+    assert isinstance(last, AIMessage) and not last.response_metadata.get("error_code")
+    assert checkpoints(app, thread)[0]["source"] != "input"
+    run_turn(app, thread, "세 번째 메시지", turn_count=3, compression_rate=0.3)
+    assert [n for n, _ in load_thread(app, thread).turns] == [1, 2, 3]
