@@ -25,6 +25,11 @@ def is_turn_end(msg: BaseMessage) -> bool:
     return isinstance(msg, AIMessage) and not msg.tool_calls
 
 
+def turn_open(messages: Sequence[BaseMessage]) -> bool:
+    """Whether the last turn has begun and not ended (no answer yet, or a tool step pending)."""
+    return bool(messages) and not is_turn_end(messages[-1])
+
+
 def split_turns(
     messages: Sequence[BaseMessage],
 ) -> tuple[list[list[BaseMessage]], list[BaseMessage]]:

@@ -294,8 +294,7 @@ def create_app(
     def remove_session(thread_id: str) -> Response:
         svc = service()
         _known(svc, thread_id)
-        if svc.broker.busy(thread_id):
-            raise Refusal(409, "THREAD_BUSY", "A turn of this thread is queued or running.")
+        _refuse_if_busy(svc, thread_id)
         with _refusals():
             delete_thread(svc.chat, thread_id)
         svc.known.discard(thread_id)
@@ -347,8 +346,7 @@ def create_app(
         """Answer the thread's unanswered last turn again, or finish a fork taken mid-turn."""
         svc = service()
         _known(svc, thread_id)
-        if svc.broker.busy(thread_id):
-            raise Refusal(409, "THREAD_BUSY", "A turn of this thread is queued or running.")
+        _refuse_if_busy(svc, thread_id)
         with _refusals():
             view = load_thread(svc.chat, thread_id, recent_turns=0)
         if not (view.retryable or view.resumable):
@@ -469,16 +467,24 @@ def _submit(
     return job
 
 
+def _refuse_if_busy(svc: Service, thread_id: str) -> None:
+    """409 THREAD_BUSY while a turn of the thread is queued or running."""
+    if svc.broker.busy(thread_id):
+        raise Refusal(
+            409,
+            "THREAD_BUSY",
+            "A turn of this thread is queued or running.",
+            thread_id=thread_id,
+        )
+
+
 def _thread_for_chat(svc: Service, thread_id: str | None, message: str) -> str:
     """POST /chat answers at once or refuses: 409 when the thread is busy or waiting."""
     _checked(svc, message)
     with _refusals():
         thread = ensure_thread(svc.chat, thread_id)
     svc.known.add(thread)
-    if svc.broker.busy(thread):
-        raise Refusal(
-            409, "THREAD_BUSY", "Another turn of this thread is running.", thread_id=thread
-        )
+    _refuse_if_busy(svc, thread)
     pending = pending_approval(svc.chat, thread)
     if pending is not None:
         raise Refusal(

@@ -9,6 +9,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.types import StateSnapshot
 
 from graph.errors import ErrorCode, InputError
 from graph.graph import ChatGraph
@@ -61,13 +62,18 @@ def thread_values(app: ChatApp, thread_id: str) -> dict[str, Any]:
     return dict(snapshot.values or {})
 
 
-def pending_approval(app: ChatApp, thread_id: str) -> dict[str, Any] | None:
+def pending_approval(
+    app: ChatApp, thread_id: str, snapshot: StateSnapshot | None = None
+) -> dict[str, Any] | None:
     """The approval the thread is waiting for, if it is paused.
 
     `may_have_run` is set when the call was started after an earlier approval and the
     process died before its result was saved: the user is asked again, knowing that.
+    `snapshot` is the thread's state when the caller has just read it.
     """
-    pending = approval_in(app.graph.get_state(config_for(thread_id, app.settings)).interrupts)
+    if snapshot is None:
+        snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+    pending = approval_in(snapshot.interrupts)
     if pending is None:
         return None
     record = load_call(app.persistence.archive, thread_id, str(pending.get("tool_call_id", "")))

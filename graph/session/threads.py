@@ -12,7 +12,6 @@ from graph.errors import InputError
 from graph.memory import STRATEGIES
 from graph.session.app import (
     ChatApp,
-    config_for,
     pending_approval,
     require_thread,
     retryable,
@@ -188,9 +187,7 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
     from graph.session.turns import close_interrupted  # turns builds on this module
 
     record = require_thread(app, thread_id)
-    close_interrupted(app, thread_id)
-    with storage_errors():
-        snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+    snapshot = close_interrupted(app, thread_id)
     values = dict(snapshot.values or {})
     with storage_errors():
         history, digests, times = summaries.load(app.persistence.archive, thread_id, values)
@@ -223,7 +220,7 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         errors=list(values.get("errors", [])),
         turns=turns,
         first_turn_shown=first,
-        pending=pending_approval(app, thread_id),
+        pending=pending_approval(app, thread_id, snapshot),
         retryable=retryable(values.get("messages", [])),
         resumable=bool(snapshot.next)
         and not snapshot.interrupts

@@ -22,7 +22,8 @@ from langchain_core.messages import (
     RemoveMessage,
     ToolMessage,
 )
-from langgraph.types import Command
+from langgraph.constants import END
+from langgraph.types import Command, StateSnapshot
 
 from graph.errors import (
     ErrorCode,
@@ -47,12 +48,12 @@ from graph.session.events import TurnEvents
 from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
 from graph.storage.archive import update_thread
-from graph.storage.checkpointer import FORK_SOURCE
+from graph.storage.checkpointer import FORK_SOURCE, UNSETTLED
 from graph.storage.leases import ThreadBusyError, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
-from graph.turns import content_text, is_turn_end, split_turns
+from graph.turns import content_text, split_turns, turn_open
 
 log = logging.getLogger(__name__)
 
@@ -289,7 +290,7 @@ def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
     """The thread's writer lease for one turn; ThreadBusy if another process holds it."""
     try:
         with storage_errors(), writer_lease(app.persistence.archive, thread_id):
-            _apply_arrived_input(app, thread_id)
+            _settle_head(app, thread_id)
             yield
     except ThreadBusyError as exc:
         raise ThreadBusy(
@@ -298,20 +299,31 @@ def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
         ) from exc
 
 
-def _apply_arrived_input(app: ChatApp, thread_id: str) -> None:
-    """Drop a message whose arrival was recorded but never applied.
+def _settle_head(app: ChatApp, thread_id: str) -> None:
+    """Put right what a process killed between two writes left at the head of the thread.
 
-    LangGraph records a new message in an `input` checkpoint and applies it in the next
-    step; a process killed in between leaves the message outside the state, where an
-    update would be made on top of the turn before it. Nothing ran on it, so the writer
-    drops that checkpoint first: the thread is as it was before the message.
+    - LangGraph records a new message in an `input` checkpoint and applies it in the next
+      step; a process killed in between leaves the message outside the state, where an
+      update would be made on top of the turn before it. Nothing ran on it, so that
+      checkpoint is dropped: the thread is as it was before the message.
+    - A step's results are saved (as pending writes) before its checkpoint; a process
+      killed in between leaves a finished step, the model's answer say, that the state
+      shows but a new message would start without. It is saved as the checkpoint it
+      should have been. A pause for approval is left as it is.
     """
     saver = app.persistence.saver
-    head = saver.get_tuple(config_for(thread_id, app.settings))
-    if head is None or head.metadata.get("source") != "input" or head.parent_config is None:
+    config = config_for(thread_id, app.settings)
+    head = saver.get_tuple(config)
+    if head is None:
         return
-    saver.delete_checkpoint(thread_id, head.config["configurable"]["checkpoint_id"])
-    log.warning("thread %s: a message whose process died as it arrived was dropped", thread_id)
+    if head.metadata.get("source") == "input" and head.parent_config is not None:
+        saver.delete_checkpoint(thread_id, head.config["configurable"]["checkpoint_id"])
+        log.warning("thread %s: a message whose process died as it arrived was dropped", thread_id)
+        return
+    writes = head.pending_writes or []
+    if writes and not any(channel in UNSETTLED for _, channel, _ in writes):
+        app.graph.update_state(config, None, as_node=END)
+        log.warning("thread %s: a step whose process died as it was saved was kept", thread_id)
 
 
 def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | None) -> TurnOutcome:
@@ -510,31 +522,31 @@ NOT_RUN = "Error: not run; the turn was interrupted."
 """Result given to a tool call that never ran in an unanswered turn."""
 
 
-def close_interrupted(app: ChatApp, thread_id: str) -> bool:
+def close_interrupted(app: ChatApp, thread_id: str) -> StateSnapshot:
     """Close a turn a crash left half-done (TURN_INTERRUPTED), as the thread is opened.
 
     The message was saved before the model ran; the turn is closed as unanswered so the
     retry button answers it (a message killed as it arrived, before it was applied, is
-    dropped by `_apply_arrived_input`). A thread another writer is using, a paused one and a fork taken mid-turn (finished
-    by `retry_turn`) are left alone. True if a turn was closed.
+    dropped by `_settle_head`). A thread another writer is using, a paused one and a fork
+    taken mid-turn (finished by `retry_turn`) are left alone. Returns the thread's state
+    as it is now.
     """
     config = config_for(thread_id, app.settings)
     with storage_errors():
         snapshot = app.graph.get_state(config)
     messages = (snapshot.values or {}).get("messages", [])
     source = (snapshot.metadata or {}).get("source")
-    arrived = source == "input"  # a message recorded as its process died (see below)
-    if not arrived and (not messages or is_turn_end(messages[-1]) or snapshot.interrupts):
-        return False
-    if source == FORK_SOURCE:
-        return False
+    arrived = source == "input"  # a message recorded as its process died (see _settle_head)
+    if source == FORK_SOURCE or not (arrived or (turn_open(messages) and not snapshot.interrupts)):
+        return snapshot
     try:
         with _lease(app, thread_id), storage_errors():
-            return close_unanswered(app, thread_id, ErrorCode.TURN_INTERRUPTED) is not None
+            close_unanswered(app, thread_id, ErrorCode.TURN_INTERRUPTED)
+            return app.graph.get_state(config)
     except (ThreadBusy, StorageError) as exc:
         # busy: its writer finishes it; a refused write: the thread still reads, as it is
         log.info("the interrupted turn of %s stays open for now: %s", thread_id, exc)
-        return False
+        return snapshot
 
 
 def close_unanswered(
@@ -549,7 +561,7 @@ def close_unanswered(
     config = config_for(thread_id, app.settings)
     snapshot = snapshot if snapshot is not None else app.graph.get_state(config)
     messages = list((snapshot.values or {}).get("messages", []))
-    if not messages or snapshot.interrupts or is_turn_end(messages[-1]):
+    if snapshot.interrupts or not turn_open(messages):
         return None
     _, current = split_turns(messages)
     answered = {m.tool_call_id for m in current if isinstance(m, ToolMessage)}

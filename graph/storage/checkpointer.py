@@ -64,6 +64,9 @@ FORK_SOURCE = "fork"
 
 INTERRUPT = "__interrupt__"
 """The channel of a pause's pending write (LangGraph's, private there since 1.0)."""
+UNSETTLED = frozenset({INTERRUPT, "__error__", "__resume__"})
+"""Pending-write channels of a step that has not finished: a pause, a failure, an answer to
+a pause not yet acted on (LangGraph's, private there)."""
 
 _NODES_IGNORED = frozenset({"__input__"})
 
@@ -118,9 +121,12 @@ class ChatSaver(SqliteSaver):
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         super().__init__(conn, serde=CompressedSerializer())
-        self._seen: dict[str, tuple[str, dict[str, Any]]] = {}
-        """thread -> (checkpoint id, versions_seen) of its last put, to name the node."""
-        self._seen_lock = threading.Lock()
+        self._last: dict[str, tuple[str, dict[str, Any]]] = {}
+        """thread -> (checkpoint id, versions_seen) of its last put here. A put on top of it
+        names its node from it and knows all of its values stored; any other put reads its
+        parent's row and looks for values it lacks (a fork, a file of schema 3, another
+        process's checkpoint)."""
+        self._last_lock = threading.Lock()
 
     def setup(self) -> None:
         """LangGraph's tables, and the blob table."""
@@ -141,14 +147,24 @@ class ChatSaver(SqliteSaver):
         thread_id = str(config["configurable"]["thread_id"])
         ns = str(config["configurable"].get("checkpoint_ns", ""))
         values = checkpoint["channel_values"]
+        parent = str(config["configurable"].get("checkpoint_id") or "")
+        seen = {k: dict(v) for k, v in checkpoint.get("versions_seen", {}).items()}
+        with self._last_lock:
+            last = self._last.get(thread_id)
+            self._last[thread_id] = (checkpoint["id"], seen)
+        on_last = last is not None and last[0] == parent
         meta = dict(metadata)
-        meta.update(self._describe(config, checkpoint, meta))
+        meta.update(
+            self._describe(
+                thread_id, parent, last[1] if on_last and last else None, checkpoint, meta
+            )
+        )
         versions = checkpoint["channel_versions"]
         wanted = {ch: str(versions[ch]) for ch in new_versions if ch in versions}
-        # a checkpoint copied from elsewhere (a fork) may hold values never stored here
+        # on top of an unknown checkpoint, unchanged values may never have been stored here
         unchanged = {ch: str(versions[ch]) for ch in values if ch in versions and ch not in wanted}
         with self.cursor() as cur:
-            if unchanged:
+            if unchanged and not on_last:
                 wanted.update(self._missing(cur, thread_id, ns, unchanged))
             cur.executemany(
                 "INSERT OR REPLACE INTO checkpoint_blobs "
@@ -181,30 +197,35 @@ class ChatSaver(SqliteSaver):
         return {ch: v for ch, v in keys if (ch, v) not in stored}
 
     def _describe(
-        self, config: RunnableConfig, checkpoint: Checkpoint, meta: Mapping[str, Any]
+        self,
+        thread_id: str,
+        parent: str,
+        parent_seen: dict[str, Any] | None,
+        checkpoint: Checkpoint,
+        meta: Mapping[str, Any],
     ) -> dict[str, Any]:
-        """Seed 001's metadata of a checkpoint: node, turn, route, error_code, safeguard_label."""
+        """Seed 001's metadata of a checkpoint: node, turn, route, error_code, safeguard_label.
+
+        The node is the one whose entry in versions_seen changed since the parent's
+        (`parent_seen` when known, else read from the parent's row).
+        """
         values = checkpoint["channel_values"]
-        thread_id = str(config["configurable"]["thread_id"])
-        seen = checkpoint.get("versions_seen", {})
-        parent = config["configurable"].get("checkpoint_id")
-        with self._seen_lock:
-            last = self._seen.get(thread_id)
-            self._seen[thread_id] = (checkpoint["id"], {k: dict(v) for k, v in seen.items()})
         source = meta.get("source")
         if source == "input":
             node = "input"
-        elif source == "loop" and last is not None and last[0] == parent:
-            ran = [n for n, v in seen.items() if n not in _NODES_IGNORED and last[1].get(n) != v]
-            node = ",".join(sorted(ran)) if ran else "loop"
         elif source == "loop":
-            before = self._versions_seen(thread_id, str(parent or ""))
+            before = (
+                parent_seen if parent_seen is not None else self._versions_seen(thread_id, parent)
+            )
+            seen = checkpoint.get("versions_seen", {})
             ran = [n for n, v in seen.items() if n not in _NODES_IGNORED and before.get(n) != v]
             node = ",".join(sorted(ran)) if ran else "loop"
         else:
             node = str(source or "")
         described: dict[str, Any] = {"node": node}
-        turn = _turn_of(values)
+        arriving = values.get("__start__") if source == "input" else None
+        # a message's arrival belongs to the turn it opens (its state is the turn before)
+        turn = _turn_of(arriving if isinstance(arriving, Mapping) else values)
         if turn is not None:
             described["turn"] = turn
         if values.get("route"):
@@ -362,8 +383,8 @@ class ChatSaver(SqliteSaver):
         super().delete_thread(thread_id)
         with self.cursor() as cur:
             cur.execute("DELETE FROM checkpoint_blobs WHERE thread_id = ?", (str(thread_id),))
-        with self._seen_lock:
-            self._seen.pop(str(thread_id), None)
+        with self._last_lock:
+            self._last.pop(str(thread_id), None)
 
     def prune_turns(self, thread_id: str, keep_turns: int) -> int:
         """Keep every checkpoint of the thread's last `keep_turns` turns; return how many went.
