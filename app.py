@@ -11,7 +11,13 @@ import json
 
 import streamlit as st
 
-from component.chat import StreamingAnswer, render_approval, render_history, render_welcome
+from component.chat import (
+    LastTurnActions,
+    StreamingAnswer,
+    render_approval,
+    render_history,
+    render_welcome,
+)
 from component.history_panel import render_timeline
 from component.i18n import LANGUAGES, route_reason, t
 from component.sidebar import (
@@ -47,6 +53,7 @@ from graph.session import (
     pin,
     pinned_facts,
     preview_next_context,
+    redo_last_turn,
     rename_thread,
     salvage_thread,
     save_comparison,
@@ -216,9 +223,14 @@ def main() -> None:
             view.first_turn_shown,
             lang,
             on_more,
-            on_retry=(lambda: _retry(app, thread, lang))
-            if (view.retryable or view.resumable) and not view.pending
-            else None,
+            LastTurnActions(
+                on_retry=(lambda: _retry(app, thread, lang))
+                if (view.retryable or view.resumable) and not view.pending
+                else None,
+                on_redo=(lambda text: _redo(app, thread, view.title, text, lang))
+                if not view.resumable
+                else None,
+            ),
         )
         if view.pending:
             render_approval(
@@ -236,6 +248,8 @@ def main() -> None:
     if prompt is not None:
         with chat_box:
             _send(app, thread, str(prompt), rate, lang)
+        if "redo_notice" in st.session_state:  # shown with the answer, after this rerun
+            st.session_state["notice"] = st.session_state.pop("redo_notice")
         st.rerun()
 
     def on_pin(fact: str, turn: int) -> None:
@@ -375,6 +389,26 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
         lang,
         give_back=message,
     )
+
+
+def _redo(app: ChatApp, thread: str, title: str, text: str | None, lang: str) -> None:
+    """Regenerate (`text` None) or edit and resend the last message, in a new branch.
+
+    A button callback: the branch opens on the next run, which sends the message there as
+    if it had been typed (streamed, stoppable). The original thread stays in the list.
+    """
+    try:
+        redo = redo_last_turn(
+            app, thread, text, title=t("redo_title", lang, title=title or t("untitled", lang))
+        )
+    except (InputError, StorageError) as exc:
+        st.session_state["flash"] = str(exc)
+        if text is not None:
+            st.session_state["give_back"] = text
+        return
+    st.session_state["example"] = redo.message
+    st.session_state["redo_notice"] = t("redo_done", lang, n=redo.turn_count)
+    _switch(redo.thread_id)
 
 
 def _decide(app: ChatApp, thread: str, action: str, args: dict | None, lang: str) -> None:

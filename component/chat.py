@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -20,16 +21,30 @@ def _text(msg: BaseMessage) -> str:
     return "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
 
 
+@dataclass(frozen=True)
+class LastTurnActions:
+    """What the last turn offers besides copying its answer.
+
+    `on_retry` answers an unanswered turn again in place; `on_redo(None)` sends its message
+    again (regenerate) and `on_redo(text)` an edited one (edit and resend).
+    """
+
+    on_retry: Callable[[], None] | None = None
+    on_redo: Callable[[str | None], None] | None = None
+
+
 def render_turn(
     number: int,
     messages: Sequence[BaseMessage],
     lang: str,
-    on_retry: Callable[[], None] | None = None,
+    actions: LastTurnActions | None = None,
 ) -> None:
     """One turn: the user's message, then tool steps (collapsed) and the answer.
 
-    An unanswered turn says so; with `on_retry` it offers to answer it again in place.
+    An unanswered turn says so; the last turn gets its `actions`.
     """
+    actions = actions or LastTurnActions()
+    on_retry = actions.on_retry
     results = {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
     assistant: list[BaseMessage] = [m for m in messages if not isinstance(m, HumanMessage)]
     for msg in messages:
@@ -72,7 +87,44 @@ def render_turn(
         if on_retry is not None:
             st.caption(t("unanswered", lang))
             st.button(t("retry", lang), key=f"retry_{number}", on_click=on_retry)
+        answer = _text(assistant[-1]) if isinstance(assistant[-1], AIMessage) else ""
+        _turn_tools(number, messages, answer, lang, actions.on_redo)
         st.caption(t("turn", lang, n=number))
+
+
+def _turn_tools(
+    number: int,
+    messages: Sequence[BaseMessage],
+    answer: str,
+    lang: str,
+    on_redo: Callable[[str | None], None] | None,
+) -> None:
+    """Copy the answer; on the last turn, regenerate it or edit and resend its message."""
+    if not answer and on_redo is None:
+        return
+    columns = st.columns(3 if on_redo else 1, gap="small")
+    if answer:
+        with columns[0].popover(t("copy", lang), key=f"copy_{number}"):
+            st.caption(t("copy_help", lang))
+            st.code(answer, language=None, wrap_lines=True)
+    if on_redo is None:
+        return
+    columns[1].button(
+        t("regenerate", lang),
+        key=f"regenerate_{number}",
+        help=t("regenerate_help", lang),
+        on_click=lambda: on_redo(None),
+    )
+    asked = next((_text(m) for m in messages if isinstance(m, HumanMessage)), "")
+    key = f"resend_{number}"
+    with columns[2].popover(t("edit_resend", lang), key=f"edit_resend_{number}"):
+        st.text_area("message", value=asked, key=key, label_visibility="collapsed")
+        # read the box when clicked: text typed but not committed arrives with the click
+        st.button(
+            t("edit_send", lang),
+            key=f"{key}_send",
+            on_click=lambda: on_redo(str(st.session_state.get(key, asked))),
+        )
 
 
 def render_welcome(lang: str, on_pick: Callable[[str], None]) -> None:
@@ -88,9 +140,9 @@ def render_history(
     first_shown: int,
     lang: str,
     on_show_earlier: Callable[[], None],
-    on_retry: Callable[[], None] | None = None,
+    last: LastTurnActions | None = None,
 ) -> None:
-    """The most recent turns, with a button for earlier ones; `on_retry` for the last turn."""
+    """The most recent turns, with a button for earlier ones; `last` for the last turn."""
     if first_shown > 1:
         st.button(
             t("show_earlier", lang, n=first_shown - 1),
@@ -98,7 +150,7 @@ def render_history(
             key="show_earlier",
         )
     for i, (number, messages) in enumerate(turns):
-        render_turn(number, messages, lang, on_retry if i == len(turns) - 1 else None)
+        render_turn(number, messages, lang, last if i == len(turns) - 1 else None)
 
 
 def render_approval(

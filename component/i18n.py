@@ -406,6 +406,23 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "질문을 입력하면 회상될 이전 대화까지 포함한 컨텍스트를 보여줍니다. 보내지는 않습니다.",
         "en": "Type a question to see the context it would get, recalled turns included. Nothing is sent.",
     },
+    "regenerate": {"ko": "🔄 다시 생성", "en": "🔄 Regenerate"},
+    "regenerate_help": {
+        "ko": "마지막 메시지를 새 갈래에서 다시 보냅니다. 원래 대화는 그대로 남습니다.",
+        "en": "Sends the last message again in a new branch; the original conversation stays.",
+    },
+    "edit_resend": {"ko": "✏️ 수정해서 다시 보내기", "en": "✏️ Edit and resend"},
+    "edit_send": {"ko": "보내기", "en": "Send"},
+    "copy": {"ko": "📋 복사", "en": "📋 Copy"},
+    "copy_help": {
+        "ko": "오른쪽 위 아이콘으로 답변 전체를 복사합니다.",
+        "en": "The icon at the top right copies the whole answer.",
+    },
+    "redo_title": {"ko": "{title} (다시)", "en": "{title} (again)"},
+    "redo_done": {
+        "ko": "{n}턴을 새 갈래에서 다시 보냈습니다. 원래 대화는 목록에 그대로 있습니다.",
+        "en": "Sent turn {n} again in a new branch; the original conversation is still in the list.",
+    },
     "calls": {
         "ko": "요약·병합 {calls}회 (모델 요청 {requests}회)",
         "en": "{calls} summaries and merges ({requests} model requests)",

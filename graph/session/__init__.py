@@ -8,13 +8,14 @@
 - `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
 - `transfer`: importing a thread that `export_thread` wrote.
-- `history`: a thread's kept checkpoints, and forking a new thread from one of them.
+- `history`: a thread's kept checkpoints, forking a new thread from one of them, and
+  sending the last message again (regenerate, edit and resend) in such a fork.
 """
 
 from graph.session.app import ChatApp, open_app, pending_approval
 from graph.session.events import Event, TurnEvents
 from graph.session.facts import lost_facts, pin, pinned_facts, unpin
-from graph.session.history import checkpoints, fork_thread
+from graph.session.history import Redo, checkpoints, fork_thread, redo_last_turn
 from graph.session.preview import NextContext, preview_next_context
 from graph.session.runner import (
     TurnHandle,
@@ -64,6 +65,8 @@ __all__ = [
     "check_message",
     "checkpoints",
     "fork_thread",
+    "redo_last_turn",
+    "Redo",
     "delete_thread",
     "ensure_thread",
     "export_thread",

@@ -10,9 +10,11 @@ for example with another compression rate, so both answers can be read side by s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
+from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.base import CheckpointMetadata, CheckpointTuple, copy_checkpoint
 from langgraph.checkpoint.base.id import uuid6
 
@@ -27,7 +29,7 @@ from graph.storage.archive import delete_archive, update_thread
 from graph.storage.checkpointer import FORK_SOURCE, METADATA_KEYS
 from graph.storage.recall_index import index_packed_turns
 from graph.times import in_zone
-from graph.turns import is_turn_end
+from graph.turns import content_text, turn_open
 
 
 def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
@@ -77,10 +79,14 @@ def fork_thread(
             raise InputError(str(exc)) from exc
     saver = app.persistence.saver
     found = _kept(app, thread_id, checkpoint_id)
-    if found.metadata.get("source") == "input" and found.parent_config:
+    if found.metadata.get("source") == "input":
         # saved as a message arrived, before it is applied: the state of the checkpoint
-        # before it, which is what a fork from there would continue
-        found = _kept(app, thread_id, found.parent_config["configurable"]["checkpoint_id"])
+        # before it, which is what a fork from there would continue (the first message's
+        # has none: the fork starts empty)
+        parent = found.parent_config
+        if parent is None:
+            return _empty_fork(app, thread_id, record, checkpoint_id, compression_rate, title)
+        found = _kept(app, thread_id, parent["configurable"]["checkpoint_id"])
     values = dict(found.checkpoint["channel_values"])
     turn = int(values.get("turn_count", 0))
     fork_id = new_thread(
@@ -103,13 +109,7 @@ def fork_thread(
                 finished=not _inside_turn(found),
                 pinned_before=datetime.fromisoformat(found.checkpoint["ts"]).timestamp(),
             )
-            update_thread(
-                app.persistence.archive,
-                fork_id,
-                **{k: record[k] for k in ("strategy", "budget", "recall") if k in record},
-                **({"rate": rate} if rate is not None else {}),
-                forked_from={"thread_id": thread_id, "checkpoint_id": checkpoint_id, "turn": turn},
-            )
+            _keep_settings(app, thread_id, record, fork_id, rate, checkpoint_id, turn)
             checkpoint = copy_checkpoint(found.checkpoint)
             checkpoint["id"] = str(uuid6(clock_seq=-1))
             checkpoint["channel_values"] = values
@@ -140,11 +140,102 @@ def fork_thread(
     return fork_id
 
 
+def _keep_settings(
+    app: ChatApp,
+    thread_id: str,
+    record: dict[str, Any],
+    fork_id: str,
+    rate: float | None,
+    checkpoint_id: str,
+    turn: int,
+) -> None:
+    """The fork's thread-list entry: the source's settings, and where it came from."""
+    update_thread(
+        app.persistence.archive,
+        fork_id,
+        **{k: record[k] for k in ("strategy", "budget", "recall") if k in record},
+        **({"rate": rate} if rate is not None else {}),
+        forked_from={"thread_id": thread_id, "checkpoint_id": checkpoint_id, "turn": turn},
+    )
+
+
+def _empty_fork(
+    app: ChatApp,
+    thread_id: str,
+    record: dict[str, Any],
+    checkpoint_id: str,
+    compression_rate: float | None,
+    title: str,
+) -> str:
+    """A fork from before the first message: a new, empty thread with the source's settings."""
+    fork_id = new_thread(app, title=title or f"{record.get('title') or thread_id} (fork at turn 0)")
+    rate = compression_rate if compression_rate is not None else record.get("rate")
+    try:
+        with storage_errors():
+            _keep_settings(app, thread_id, record, fork_id, rate, checkpoint_id, 0)
+    except BaseException:
+        delete_archive(app.persistence.archive, fork_id)
+        raise
+    return fork_id
+
+
+@dataclass(frozen=True)
+class Redo:
+    """A last turn asked again in a fork: the fork, its message and its turn number."""
+
+    thread_id: str
+    message: str
+    turn_count: int
+
+
+def redo_last_turn(
+    app: ChatApp, thread_id: str, message: str | None = None, *, title: str = ""
+) -> Redo:
+    """Fork the thread from just before its last message, to send that message again.
+
+    With `message` the fork gets that text in its place (edit and resend), without it the
+    same text (regenerate); the original thread stays as it is. The caller runs the turn in the fork (`run_turn` with `Redo.message` at
+    `Redo.turn_count`), so it streams, pauses and fails as any turn does. InputError when
+    the thread has no turn yet or the message is empty or too long; CheckpointNotFound when
+    the last message's arrival was pruned (CHECKPOINT_KEEP_TURNS).
+    """
+    from graph.session.threads import load_thread
+    from graph.session.turns import check_message
+
+    view = load_thread(app, thread_id, recent_turns=1)
+    if not view.turns:
+        raise InputError("This conversation has no message to send again yet.")
+    number, messages = view.turns[-1]
+    asked = next((m for m in messages if isinstance(m, HumanMessage)), None)
+    text = check_message(
+        app, message if message is not None else content_text(asked or messages[0])
+    )
+    arrival = next(
+        (
+            c
+            for c in checkpoints(app, thread_id)
+            if c.get("source") == "input" and c.get("turn") == number
+        ),
+        None,
+    )
+    if arrival is None:  # a turn saved without running (kept unanswered): the turn before it
+        arrival = next(
+            (c for c in checkpoints(app, thread_id) if int(c.get("turn", 0)) == number - 1),
+            None,
+        )
+    if arrival is None:
+        raise CheckpointNotFound(
+            f"Turn {number} can no longer be sent again: its checkpoints were pruned "
+            f"(only the last {app.settings.keep_turns} turns keep them)."
+        )
+    fork = fork_thread(app, thread_id, arrival["checkpoint_id"], title=title)
+    return Redo(thread_id=fork, message=text, turn_count=number)
+
+
 def _inside_turn(found: CheckpointTuple) -> bool:
     """Whether nodes were still to run from this checkpoint (it is inside a turn)."""
-    values = found.checkpoint["channel_values"]
-    messages = values.get("messages") or []
-    return not messages or not is_turn_end(messages[-1])
+    messages = found.checkpoint["channel_values"].get("messages") or []
+    return not messages or turn_open(messages)
 
 
 def _kept(app: ChatApp, thread_id: str, checkpoint_id: str) -> CheckpointTuple:

@@ -132,3 +132,48 @@ def test_the_sidebar_shows_the_document_index(db: Path) -> None:
     at = _app()
     captions = [c.value for c in at.sidebar.caption]
     assert any(c.startswith("문서 ") and "검색: 하이브리드" in c for c in captions), captions
+
+
+def _user_messages(at: AppTest) -> list[str]:
+    return [
+        m.children[0].value
+        for m in at.chat_message
+        if m.name == "user" and m.children and hasattr(m.children[0], "value")
+    ]
+
+
+def test_regenerate_and_edit_and_resend_branch_off_and_keep_the_original(db: Path) -> None:
+    at = _app()
+    _say(at, "제 이름은 하늘입니다")
+    _say(at, "제 이름이 뭐였죠?")
+    original = _thread(at)
+    at.button(key="regenerate_2").click().run()
+    assert not at.exception, at.exception
+    branch = _thread(at)
+    assert branch != original
+    assert _user_messages(at) == ["제 이름은 하늘입니다", "제 이름이 뭐였죠?"]
+    assert any("2턴을 새 갈래에서 다시 보냈습니다" in s.value for s in at.success)
+    assert any("하늘" in m.value for m in at.markdown)  # answered again, in the branch
+    # edit and resend: the text typed (not committed) goes with the click
+    next(a for a in at.text_area if a.key == "resend_2").input("제 이름의 첫 글자는?")
+    at.button(key="resend_2_send").click().run()
+    assert not at.exception, at.exception
+    assert _thread(at) not in (original, branch)
+    assert _user_messages(at) == ["제 이름은 하늘입니다", "제 이름의 첫 글자는?"]
+    titles = [b.label for b in at.sidebar.button if b.key.startswith("open_")]
+    assert len(titles) == 3 and sum("(다시)" in x for x in titles) == 2, titles
+    # the original thread is unchanged
+    at.query_params["thread"] = original
+    at.run()
+    assert _user_messages(at) == ["제 이름은 하늘입니다", "제 이름이 뭐였죠?"]
+
+
+def test_an_empty_edit_is_refused_by_the_input_and_makes_no_branch(db: Path) -> None:
+    at = _app()
+    _say(at, "첫 메시지")
+    thread = _thread(at)
+    next(a for a in at.text_area if a.key == "resend_1").input("   ")
+    at.button(key="resend_1_send").click().run()
+    assert not at.exception, at.exception
+    assert _thread(at) == thread
+    assert any("empty" in w.value or "비어" in w.value for w in at.warning)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from graph.errors import CheckpointNotFound, ErrorCode
+from graph.errors import CheckpointNotFound, ErrorCode, InputError
 from graph.session import (
     checkpoints,
     fork_thread,
@@ -233,7 +233,7 @@ def test_a_fork_of_a_paused_checkpoint_asks_for_the_approval_again(tmp_path: Pat
 def test_a_fork_at_a_messages_arrival_is_the_turn_before_it(app) -> None:
     thread = new_thread(app)
     _talk(app, thread, 3)
-    arrival = next(c for c in checkpoints(app, thread) if c["node"] == "input" and c["turn"] == 2)
+    arrival = next(c for c in checkpoints(app, thread) if c["node"] == "input" and c["turn"] == 3)
     fork = fork_thread(app, thread, arrival["checkpoint_id"])
     view = load_thread(app, fork)
     assert view.turn_count == 2 and not view.resumable and not view.retryable
@@ -301,3 +301,64 @@ def test_a_message_whose_process_died_as_it_arrived_leaves_the_thread_as_before(
     assert checkpoints(app, thread)[0]["source"] != "input"
     run_turn(app, thread, "세 번째 메시지", turn_count=3, compression_rate=0.3)
     assert [n for n, _ in load_thread(app, thread).turns] == [1, 2, 3]
+
+
+def test_regenerate_sends_the_last_message_again_in_a_fork_the_original_stays(app) -> None:
+    """Regenerate forks from the arrival of the last message and sends it again there: a
+    summary due at that turn is made again in the fork, and the original is untouched."""
+    from graph.session import redo_last_turn, threads
+
+    thread = new_thread(app)
+    _talk(app, thread, 4)  # turn 4 makes the first summary
+    before = load_thread(app, thread)
+    redo = redo_last_turn(app, thread, title="again")
+    assert redo.turn_count == 4 and redo.message == str(before.turns[-1][1][0].content)
+    fork = load_thread(app, redo.thread_id)
+    assert fork.turn_count == 3 and not fork.summary_history and not fork.resumable
+    assert fork.forked_from["thread_id"] == thread
+    run_turn(app, redo.thread_id, redo.message, turn_count=redo.turn_count, compression_rate=0.3)
+    fork = load_thread(app, redo.thread_id)
+    assert [n for n, _ in fork.turns] == [1, 2, 3, 4]
+    assert [m[0].content for _, m in fork.turns] == [m[0].content for _, m in before.turns]
+    assert isinstance(fork.turns[-1][1][-1], AIMessage)
+    assert [s["turns"] for s in fork.summary_history] == [[1, 2, 3]]
+    after = load_thread(app, thread)
+    assert after.turns == before.turns and after.summary_history == before.summary_history
+    assert {r["thread_id"]: r["title"] for r in threads(app)}[redo.thread_id] == "again"
+
+
+def test_edit_and_resend_replaces_the_last_message_in_a_fork(app) -> None:
+    from graph.session import redo_last_turn, threads
+
+    thread = new_thread(app)
+    _talk(app, thread, 2)
+    redo = redo_last_turn(app, thread, "  제 이름은 민지입니다. 기억해 주세요.  ")
+    assert redo.message == "제 이름은 민지입니다. 기억해 주세요." and redo.turn_count == 2
+    run_turn(app, redo.thread_id, redo.message, turn_count=2, compression_rate=0.3)
+    fork = load_thread(app, redo.thread_id)
+    assert [m[0].content for _, m in fork.turns] == [
+        load_thread(app, thread).turns[0][1][0].content,
+        redo.message,
+    ]
+    assert load_thread(app, thread).turns[-1][1][0].content != redo.message
+    # a refused edit writes nothing: no fork is left behind
+    count = len(threads(app))
+    with pytest.raises(InputError):
+        redo_last_turn(app, thread, "   ")
+    with pytest.raises(InputError):
+        redo_last_turn(app, thread, "x" * (app.settings.message_limit + 1))
+    assert len(threads(app)) == count
+
+
+def test_the_first_turn_sent_again_starts_an_empty_fork_and_an_empty_thread_has_none(app) -> None:
+    from graph.session import redo_last_turn
+
+    thread = new_thread(app)
+    with pytest.raises(InputError):
+        redo_last_turn(app, thread)
+    _talk(app, thread, 1)
+    redo = redo_last_turn(app, thread)
+    fork = load_thread(app, redo.thread_id)
+    assert fork.turn_count == 0 and not fork.turns and fork.forked_from["turn"] == 0
+    run_turn(app, redo.thread_id, redo.message, turn_count=1, compression_rate=0.3)
+    assert [n for n, _ in load_thread(app, redo.thread_id).turns] == [1]
