@@ -35,10 +35,12 @@ from graph.session import (
     checkpoints,
     delete_thread,
     ensure_thread,
+    export_thread,
     fork_thread,
     load_thread,
     open_app,
     pending_approval,
+    redo_last_turn,
     rename_thread,
     sent_now,
     set_thread_rate,
@@ -59,6 +61,7 @@ from service.models import (
     JobCreated,
     JobRequest,
     JobState,
+    RedoRequest,
     Session,
     SessionPatch,
 )
@@ -306,6 +309,14 @@ def create_app(
         job, after = await run_in_threadpool(_decide, svc, thread_id, body)
         return await _answer(svc, job, after=after)
 
+    @api.get("/api/sessions/{thread_id}/export", dependencies=guarded)
+    def export_session(thread_id: str) -> dict[str, Any]:
+        """The whole thread as the app's export file: every turn, summaries, settings."""
+        svc = service()
+        _known(svc, thread_id)
+        with _refusals():
+            return export_thread(svc.chat, thread_id)
+
     @api.get("/api/sessions/{thread_id}/checkpoints", dependencies=guarded)
     def list_checkpoints(thread_id: str) -> list[dict[str, Any]]:
         """The thread's kept checkpoints, newest first, with seed 001's metadata."""
@@ -352,6 +363,36 @@ def create_app(
         if not (view.retryable or view.resumable):
             raise Refusal(409, "NOTHING_TO_RETRY", "The last turn has its answer.")
         job = Job.new(thread_id, TurnRequest(thread_id, kind="retry").as_dict())
+        svc.broker.submit(job)
+        return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
+
+    @api.post(
+        "/api/sessions/{thread_id}/regenerate",
+        status_code=202,
+        response_model=JobCreated,
+        dependencies=guarded,
+    )
+    def regenerate(thread_id: str, body: RedoRequest) -> JobCreated:
+        """Send the last message again, or `message` in its place, in a new thread.
+
+        The thread is forked from just before the last message; the job answers there and
+        the original stays as it is.
+        """
+        svc = service()
+        _known(svc, thread_id)
+        _refuse_if_busy(svc, thread_id)
+        if body.message is not None:
+            _checked(svc, body.message)
+        with _refusals(CheckpointNotFound, 404, "CHECKPOINT_NOT_FOUND"):
+            redo = redo_last_turn(svc.chat, thread_id, body.message)
+        svc.known.add(redo.thread_id)
+        request = TurnRequest(
+            redo.thread_id,
+            message=redo.message,
+            turn_count=redo.turn_count,
+            sent_at=sent_now(svc.chat),
+        )
+        job = Job.new(redo.thread_id, request.as_dict())
         svc.broker.submit(job)
         return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
 
@@ -645,6 +686,7 @@ def _session(svc: Service, thread_id: str) -> Session:
         strategy=view.strategy,
         summary_history=view.summary_history,
         statistics=stats,
+        forked_from=view.forked_from,
         pending=_pending_fields(view.pending) if view.pending else None,
     )
 

@@ -109,6 +109,16 @@ class ForkRequest(_Body):
     title: str | None = Field(default=None, min_length=1, max_length=100)
 
 
+class RedoRequest(_Body):
+    """`POST /api/sessions/{thread_id}/regenerate`: the last message sent again.
+
+    With `message`, that text in its place (edit and resend). A new thread forked from the
+    last message's arrival answers it.
+    """
+
+    message: str | None = None
+
+
 class Forked(BaseModel):
     """The new thread; `resumable` when the checkpoint was inside a turn (a retry goes on)."""
 
@@ -129,6 +139,8 @@ class Session(BaseModel):
     summary_history: list[dict[str, Any]] = []
     statistics: dict[str, Any] = {}
     pending: dict[str, Any] | None = None
+    forked_from: dict[str, Any] = {}
+    """For a fork: the thread, checkpoint and turn it was taken from."""
 
 
 class Problem(BaseModel):

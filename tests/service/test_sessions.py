@@ -140,6 +140,20 @@ def test_sessions_list_read_patch_checkpoints_fork_delete(service: Service) -> N
         )
         again = client.post(f"/api/sessions/{fork['thread_id']}/retry")
         assert again.status_code == 409 and again.json()["code"] == "NOTHING_TO_RETRY"
+        # regenerate, and edit and resend: a new thread from just before turn 4
+        for body, asked in [({}, "정리해 줘"), ({"message": "장소만 알려 줘"}, "장소만 알려 줘")]:
+            job = client.post("/api/sessions/t-s/regenerate", json=body)
+            assert job.status_code == 202, job.text
+            check_stream(sse(client, job.json()["job_id"]))
+            branch = client.get(f"/api/sessions/{job.json()['thread_id']}").json()
+            assert branch["turn_count"] == 4 and branch["status"] == "completed"
+            assert branch["forked_from"]["thread_id"] == "t-s"
+            exported = client.get(f"/api/sessions/{branch['thread_id']}/export").json()
+            assert [t["turn"] for t in exported["turns"]] == [1, 2, 3, 4]
+            assert exported["turns"][-1]["messages"][0]["data"]["content"] == asked
+            assert client.delete(f"/api/sessions/{branch['thread_id']}").status_code == 204
+        empty = client.post("/api/sessions/t-s/regenerate", json={"message": " "})
+        assert empty.status_code == 422
         missing = client.post("/api/sessions/t-s/fork", json={"checkpoint_id": "nope"})
         assert missing.status_code == 404 and missing.json()["code"] == "CHECKPOINT_NOT_FOUND"
         assert client.delete(f"/api/sessions/{fork['thread_id']}").status_code == 204
