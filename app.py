@@ -230,6 +230,7 @@ def main() -> None:
                 on_redo=(lambda text: _redo(app, thread, view.title, text, lang))
                 if not view.resumable
                 else None,
+                key=f"{thread}_",
             ),
         )
         if view.pending:

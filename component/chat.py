@@ -31,6 +31,8 @@ class LastTurnActions:
 
     on_retry: Callable[[], None] | None = None
     on_redo: Callable[[str | None], None] | None = None
+    key: str = ""
+    """Prefixes the widgets' keys (the thread): a branch's edit box starts from its own text."""
 
 
 def render_turn(
@@ -88,12 +90,12 @@ def render_turn(
             st.caption(t("unanswered", lang))
             st.button(t("retry", lang), key=f"retry_{number}", on_click=on_retry)
         answer = _text(assistant[-1]) if isinstance(assistant[-1], AIMessage) else ""
-        _turn_tools(number, messages, answer, lang, actions.on_redo)
+        _turn_tools(f"{actions.key}{number}", messages, answer, lang, actions.on_redo)
         st.caption(t("turn", lang, n=number))
 
 
 def _turn_tools(
-    number: int,
+    number: str,
     messages: Sequence[BaseMessage],
     answer: str,
     lang: str,

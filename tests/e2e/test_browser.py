@@ -234,3 +234,56 @@ def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
         _wait_turn(page, 5, "Turn {n}")
         _shot(page, "walk-7-reloaded")
         browser.close()
+
+
+def test_regenerate_edit_and_copy_in_a_narrow_dark_window(server: str) -> None:
+    """On a phone-wide window in dark mode: the columns stack, the page is dark, and the
+    last answer can be copied, regenerated and edited and resent (each in a new branch)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(viewport={"width": 420, "height": 900}, color_scheme="dark")
+        page.goto(server)
+        _send(page, "제 이름은 하늘이고 목요일에 치과 예약이 있어요.", 1)
+        _send(page, "제 이름이 뭐였죠?", 2)
+        background = page.evaluate(
+            "getComputedStyle(document.querySelector('.stApp')).backgroundColor"
+        )
+        rgb = [int(x) for x in re.findall(r"\d+", background)[:3]]
+        assert sum(rgb) < 150, background  # Streamlit's dark theme follows the system's
+        chat = page.locator(".st-key-chat_scroll").bounding_box()
+        panel = page.locator(".st-key-memory_panel").bounding_box()
+        assert chat and panel and panel["y"] >= chat["y"] + chat["height"] - 1  # stacked
+        assert chat["width"] <= 420
+        _shot(page, "narrow-1-dark")
+
+        chat_box = page.locator(".st-key-chat_scroll")
+        chat_box.get_by_role("button", name="📋 복사").last.click()
+        page.locator('[data-testid="stPopoverBody"] code').get_by_text("하늘").first.wait_for(
+            timeout=10_000
+        )
+        _shot(page, "narrow-2-copy")
+        page.keyboard.press("Escape")
+
+        chat_box.get_by_role("button", name="🔄 다시 생성").click()
+        page.get_by_text("2턴을 새 갈래에서 다시 보냈습니다", exact=False).wait_for(timeout=60_000)
+        _wait_turn(page, 2)
+        _shot(page, "narrow-3-regenerated")
+
+        page.locator(".st-key-chat_scroll").get_by_role(
+            "button", name="✏️ 수정해서 다시 보내기"
+        ).click()
+        editor = page.locator('[data-testid="stPopoverBody"] textarea')
+        editor.fill("제 치과 예약이 무슨 요일이라고 했죠?")
+        page.locator('[data-testid="stPopoverBody"]').get_by_role("button", name="보내기").click()
+        page.locator('[data-testid="stChatMessage"]').get_by_text(
+            "제 치과 예약이 무슨 요일이라고 했죠?"
+        ).first.wait_for(timeout=60_000)
+        _wait_turn(page, 2)
+        # the branch answers from the first message, which it kept
+        page.locator('[data-testid="stChatMessage"]').get_by_text("목요일").last.wait_for()
+        sidebar_titles = page.locator('[data-testid="stSidebar"] button').all_inner_texts()
+        assert sum("(다시)" in x for x in sidebar_titles) == 2, sidebar_titles
+        _shot(page, "narrow-4-edited")
+        browser.close()

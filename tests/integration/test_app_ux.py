@@ -134,6 +134,12 @@ def test_the_sidebar_shows_the_document_index(db: Path) -> None:
     assert any(c.startswith("문서 ") and "검색: 하이브리드" in c for c in captions), captions
 
 
+def _keyed(widgets, start: str, end: str):
+    """The one widget whose key is `start` + the thread + `end`."""
+    (found,) = [w for w in widgets if w.key and w.key.startswith(start) and w.key.endswith(end)]
+    return found
+
+
 def _user_messages(at: AppTest) -> list[str]:
     return [
         m.children[0].value
@@ -147,7 +153,7 @@ def test_regenerate_and_edit_and_resend_branch_off_and_keep_the_original(db: Pat
     _say(at, "제 이름은 하늘입니다")
     _say(at, "제 이름이 뭐였죠?")
     original = _thread(at)
-    at.button(key="regenerate_2").click().run()
+    _keyed(at.button, "regenerate_", "_2").click().run()
     assert not at.exception, at.exception
     branch = _thread(at)
     assert branch != original
@@ -155,8 +161,8 @@ def test_regenerate_and_edit_and_resend_branch_off_and_keep_the_original(db: Pat
     assert any("2턴을 새 갈래에서 다시 보냈습니다" in s.value for s in at.success)
     assert any("하늘" in m.value for m in at.markdown)  # answered again, in the branch
     # edit and resend: the text typed (not committed) goes with the click
-    next(a for a in at.text_area if a.key == "resend_2").input("제 이름의 첫 글자는?")
-    at.button(key="resend_2_send").click().run()
+    _keyed(at.text_area, "resend_", "_2").input("제 이름의 첫 글자는?")
+    _keyed(at.button, "resend_", "_2_send").click().run()
     assert not at.exception, at.exception
     assert _thread(at) not in (original, branch)
     assert _user_messages(at) == ["제 이름은 하늘입니다", "제 이름의 첫 글자는?"]
@@ -172,8 +178,8 @@ def test_an_empty_edit_is_refused_by_the_input_and_makes_no_branch(db: Path) -> 
     at = _app()
     _say(at, "첫 메시지")
     thread = _thread(at)
-    next(a for a in at.text_area if a.key == "resend_1").input("   ")
-    at.button(key="resend_1_send").click().run()
+    _keyed(at.text_area, "resend_", "_1").input("   ")
+    _keyed(at.button, "resend_", "_1_send").click().run()
     assert not at.exception, at.exception
     assert _thread(at) == thread
     assert any("empty" in w.value or "비어" in w.value for w in at.warning)
