@@ -397,6 +397,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "이번 턴에는 관련 있는 이전 대화가 없어 아무것도 회상하지 않았습니다.",
         "en": "Nothing earlier was relevant to this turn, so nothing was recalled.",
     },
+    "recalled_follow": {
+        "ko": "{turn}턴 · {hit}턴 내용이 나중에 바뀐 턴 · 공통 낱말: {terms}",
+        "en": "Turn {turn} · a later change to turn {hit} · shared words: {terms}",
+    },
     "recalled_item": {
         "ko": "{turn}턴 · 관련도 {score} · 일치한 낱말: {terms}",
         "en": "Turn {turn} · relevance {score} · matched words: {terms}",

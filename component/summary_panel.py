@@ -143,22 +143,28 @@ def render_pins(
 
 
 def render_recalled(recalled: Sequence[Mapping[str, Any]], lang: str) -> None:
-    """What recall added to this turn's context, and why: relevance and the matching words."""
+    """What recall added to this turn's context, and why.
+
+    A hit shows its relevance and the matching words; a later change to a recalled turn
+    shows which turn it follows.
+    """
     with st.expander(t("recalled", lang, n=len(recalled))):
         if not recalled:
             st.caption(t("recalled_none", lang))
         for item in recalled:
-            st.markdown(
-                "**"
-                + t(
+            terms = ", ".join(str(x) for x in item.get("terms", []))
+            label = (
+                t("recalled_follow", lang, turn=item["turn"], hit=item["follows"], terms=terms)
+                if item.get("follows")
+                else t(
                     "recalled_item",
                     lang,
                     turn=item["turn"],
                     score=f"{float(item['score']):.2f}",
-                    terms=", ".join(str(x) for x in item.get("terms", [])),
+                    terms=terms,
                 )
-                + "**"
             )
+            st.markdown(f"**{label}**")
             if item.get("time"):
                 st.caption(describe_time(str(item["time"]), lang))
             st.text(str(item["text"]))

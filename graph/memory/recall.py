@@ -18,6 +18,12 @@ and a later turn wins a tie, so an updated fact comes before the one it replaced
 A question that asks for a kind of value (when, how much, who, where, which number; see
 `graph.memory.answer_types`) counts that kind as one more of its terms, held by the turns
 whose user message states such a value: the turn that gave the date answers "when?".
+
+A fact that changed later is often found by its first statement, whose words the question
+echoes, while the change is worded otherwise ("the Italian place lost our booking, so we
+go to ... instead"). So each of the best hits brings its **follow-up**: the later turn that
+says something changed (`UPDATE_CUES`) and shares the most of the hit's words (two at
+least). It is marked as following its hit.
 """
 
 from __future__ import annotations
@@ -53,6 +59,19 @@ CANDIDATES = 40
 """Turns ranked in full; the rest cannot be among the few that fit the budget."""
 K1, B = 1.2, 0.75
 """BM25's usual constants."""
+FOLLOWED_HITS = 2
+"""The best hits whose later follow-up (an update of what they said) is looked for."""
+UPDATE_CUES = frozenset(
+    {
+        # English stems (Snowball, as the index stores them)
+        "updat", "chang", "instead", "postpon", "cancel", "replac", "reschedul", "switch",
+        # Korean lemmas and nouns
+        "바꾸다", "바뀌다", "변경", "대신", "옮기다", "취소", "연기", "미루다", "앞당기다",
+        "수정",
+    }
+)  # fmt: skip
+"""Words that say something changed: a later turn on the same subject that holds one of
+them updates what an earlier turn said."""
 
 
 @dataclass
@@ -71,6 +90,8 @@ class Recalled:
     """What the context shows of it: the user's message and the answer, cut if long."""
     data: bool = False
     """The turn used a document, a file or the web: its answer may carry that text."""
+    follows: int = 0
+    """For a follow-up: the recalled turn whose subject it takes up later (0: a hit)."""
 
     def as_dict(self) -> dict[str, object]:
         """Plain dict for the state."""
@@ -94,6 +115,8 @@ class _Candidate:
     terms: list[str]
     generic: bool
     """It holds only words most turns share."""
+    matched: list[str]
+    """The message's terms it holds (a synonym counts as its term)."""
 
 
 @dataclass
@@ -111,6 +134,8 @@ class _Candidates:
     """IDF of all the message's terms (unknown ones weighing like an average known one)."""
     unit: float
     """The IDF of an average known term: what the answer type weighs."""
+    idf: dict[str, float]
+    """The IDF of each of the message's terms the thread used."""
 
 
 def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Candidates:
@@ -119,7 +144,7 @@ def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Cand
     Each query term is a concept: the term and its synonyms (`graph.memory.thesaurus`); a
     turn that holds any of them holds the concept.
     """
-    none = _Candidates([], 0.0, 0.0)
+    none = _Candidates([], 0.0, 0.0, {})
     concepts = {t: synonyms(t) for t in terms}
     members = sorted({m for group in concepts.values() for m in group})
     with archive.lock:
@@ -158,10 +183,11 @@ def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Cand
             norm=1 - B + B * lengths.get(turn, postings.avg_length) / postings.avg_length,
             terms=[holders[t][turn] for t in matched[turn]],
             generic=n >= 20 and all(df[t] / n > GENERIC_SHARE for t in matched[turn]),
+            matched=matched[turn],
         )
         for turn in coarse
     ]
-    return _Candidates(items, total, unit)
+    return _Candidates(items, total, unit, idf)
 
 
 def _score(
@@ -187,6 +213,29 @@ def _score(
         why = [*item.terms, *(f"type:{kind}" for kind in kinds[:1])]
         scored.append(_Scored(item.turn, round(relevance, 3), rank, why))
     return sorted(scored, key=lambda s: (-s.rank, -s.turn))
+
+
+def _follow_up(
+    archive: Archive, thread_id: str, hit: int, said: str, changed: Callable[[], set[int]]
+) -> tuple[int, list[str]]:
+    """The turn after `hit` that updates what its user message `said`; (0, []) if none.
+
+    Also the words they share. Among later turns that say something changed (`changed()`,
+    those holding one of `UPDATE_CUES`) and share at least two of the message's words, the
+    one sharing the most (IDF-weighted) wins, the later one on a tie.
+    """
+    terms = query_terms(said)
+    if not terms:
+        return 0, []
+    found = _candidates(terms, archive, thread_id)
+    later = [c for c in found.items if c.turn > hit and len(set(c.matched)) >= 2]
+    if not later:
+        return 0, []
+    cued = changed()
+    updates = sorted((c for c in later if c.turn in cued), key=lambda c: (-c.mass, -c.turn))
+    if not updates:
+        return 0, []
+    return updates[0].turn, list(dict.fromkeys(updates[0].terms))
 
 
 def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM_CHARS) -> str:
@@ -266,19 +315,50 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     ranked = _score(found, typed if kinds else None)
     if not kinds:  # only the relevant ones are read
         turns = load_archived_turns(archive, thread_id, [s.turn for s in ranked])
+    cued: list[set[int]] = []
+
+    def changed() -> set[int]:  # read once, when a hit is first followed up
+        if not cued:
+            with archive.lock:
+                cues = read_postings(archive.conn, thread_id, sorted(UPDATE_CUES))
+            cued.append({turn for turns in cues.turns.values() for turn in turns})
+        return cued[0]
+
     chosen: list[Recalled] = []
-    for scored in ranked:
+    for place, scored in enumerate(ranked):
         messages = turns.get(scored.turn)
-        if not messages:
+        if not messages or any(c.turn == scored.turn for c in chosen):
             continue
-        item = Recalled(
-            turn=scored.turn,
-            time=turn_time(messages),
-            score=scored.relevance,
-            terms=scored.terms,
-            text=excerpt(messages, terms),
-            data=any(isinstance(m, ToolMessage) and m.name in DATA_TOOL_NAMES for m in messages),
-        )
-        if section_chars([*chosen, item]) <= budget:
-            chosen.append(item)
+        item = _item(scored.turn, messages, scored.relevance, scored.terms, terms)
+        if section_chars([*chosen, item]) > budget:
+            continue
+        chosen.append(item)
+        if place >= FOLLOWED_HITS:
+            continue
+        later, shared = _follow_up(archive, thread_id, scored.turn, user_text(messages), changed)
+        if not later or any(c.turn == later for c in chosen):
+            continue
+        update = load_archived_turns(archive, thread_id, [later]).get(later)
+        if update:
+            follow = _item(later, update, scored.relevance, shared, [*terms, *shared])
+            follow.follows = scored.turn
+            if section_chars([*chosen, follow]) <= budget:
+                chosen.append(follow)
     return sorted(chosen, key=lambda i: i.turn)
+
+
+def _item(
+    turn: int,
+    messages: Sequence[BaseMessage],
+    score: float,
+    why: list[str],
+    terms: Sequence[str],
+) -> Recalled:
+    return Recalled(
+        turn=turn,
+        time=turn_time(messages),
+        score=score,
+        terms=why,
+        text=excerpt(messages, terms),
+        data=any(isinstance(m, ToolMessage) and m.name in DATA_TOOL_NAMES for m in messages),
+    )

@@ -261,3 +261,33 @@ def test_a_question_for_a_date_recalls_the_turn_that_states_one(tmp_path: Path) 
     (plain,) = recall(archive, thread, "Tell me about arriving for the workshop", 900)
     assert plain.turn != 1 and not [t for t in plain.terms if t.startswith("type:")]
     app.persistence.close()
+
+
+def test_a_fact_changed_later_brings_its_update_with_it(tmp_path: Path) -> None:
+    """The question echoes the first statement; the change is worded otherwise and comes
+    along as its follow-up. A later turn on the subject that changes nothing does not."""
+    app = _app(tmp_path / "update.sqlite")
+    thread = new_thread(app)
+    said = [
+        "The team offsite is booked at the Lakeside Lodge in Gapyeong for the spring, "
+        "with a bus from the office at nine.",
+        *(f"Unrelated note {i}: the garden needs watering and the bins go out." for i in range(4)),
+        "Small thing about the offsite: the bus will leave from the office car park, "
+        "so people should bring their badges.",
+        *(f"Another unrelated note {i}: the printer on floor three jams again." for i in range(3)),
+        "Change of plan: the Lakeside Lodge cancelled on us, so we go to Seaside Resort in "
+        "Sokcho instead.",
+        *(f"Last unrelated note {i}: lunch is at noon and the kettle is broken." for i in range(5)),
+    ]
+    for turn, text in enumerate(said, start=1):
+        run_turn(app, thread, text, turn_count=turn, compression_rate=0.3)
+    archive = app.persistence.archive
+    found = recall(archive, thread, "Where is the team offsite booked for the spring?", 2_000)
+    by_turn = {item.turn: item for item in found}
+    assert 1 in by_turn and by_turn[1].follows == 0
+    assert 10 in by_turn and by_turn[10].follows == 1 and "Sokcho" in by_turn[10].text
+    assert by_turn.get(6) is None or by_turn[6].follows == 0  # no change in it: not a follow-up
+    # nothing changed later: no follow-up at all
+    calm = recall(archive, thread, "Which day does the printer on floor three jam?", 2_000)
+    assert calm and all(item.follows == 0 for item in calm)
+    app.persistence.close()
