@@ -187,7 +187,7 @@ def create_app(
             job = _submit(*args)  # no I/O on this path: no thread hop
         else:
             job = await run_in_threadpool(_submit, *args)
-        return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
+        return _created(job)
 
     @api.get("/chat/stream/{job_id}", dependencies=guarded)
     async def stream(
@@ -362,9 +362,7 @@ def create_app(
             view = load_thread(svc.chat, thread_id, recent_turns=0)
         if not (view.retryable or view.resumable):
             raise Refusal(409, "NOTHING_TO_RETRY", "The last turn has its answer.")
-        job = Job.new(thread_id, TurnRequest(thread_id, kind="retry").as_dict())
-        svc.broker.submit(job)
-        return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
+        return _created(_enqueue(svc, TurnRequest(thread_id, kind="retry")))
 
     @api.post(
         "/api/sessions/{thread_id}/regenerate",
@@ -392,9 +390,7 @@ def create_app(
             turn_count=redo.turn_count,
             sent_at=sent_now(svc.chat),
         )
-        job = Job.new(redo.thread_id, request.as_dict())
-        svc.broker.submit(job)
-        return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
+        return _created(_enqueue(svc, request))
 
     # ---- seed 004: WebSocket
     @api.websocket("/ws/{thread_id}")
@@ -503,9 +499,18 @@ def _submit(
         strategy=strategy,
         sent_at=sent_now(svc.chat),
     )
-    job = Job.new(thread, request.as_dict())
+    return _enqueue(svc, request)
+
+
+def _enqueue(svc: Service, request: TurnRequest) -> Job:
+    """A new job for `request`, queued behind any other of its thread."""
+    job = Job.new(request.thread_id, request.as_dict())
     svc.broker.submit(job)
     return job
+
+
+def _created(job: Job) -> JobCreated:
+    return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
 
 
 def _refuse_if_busy(svc: Service, thread_id: str) -> None:
