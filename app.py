@@ -227,8 +227,8 @@ def main() -> None:
                 on_retry=(lambda: _retry(app, thread, lang))
                 if (view.retryable or view.resumable) and not view.pending
                 else None,
-                on_redo=(lambda text: _redo(app, thread, view.title, text, lang))
-                if not view.resumable
+                on_redo=(lambda text: _redo(app, thread, view.title, text, view.turns[-1][0], lang))
+                if view.turns and not view.resumable
                 else None,
                 key=f"{thread}_",
             ),
@@ -392,15 +392,19 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
     )
 
 
-def _redo(app: ChatApp, thread: str, title: str, text: str | None, lang: str) -> None:
-    """Regenerate (`text` None) or edit and resend the last message, in a new branch.
+def _redo(app: ChatApp, thread: str, title: str, text: str | None, turn: int, lang: str) -> None:
+    """Regenerate (`text` None) or edit and resend the message of `turn`, the last one.
 
     A button callback: the branch opens on the next run, which sends the message there as
     if it had been typed (streamed, stoppable). The original thread stays in the list.
     """
     try:
         redo = redo_last_turn(
-            app, thread, text, title=t("redo_title", lang, title=title or t("untitled", lang))
+            app,
+            thread,
+            text,
+            turn=turn,
+            title=t("redo_title", lang, title=title or t("untitled", lang)),
         )
     except (InputError, StorageError) as exc:
         st.session_state["flash"] = str(exc)

@@ -382,7 +382,7 @@ def create_app(
         if body.message is not None:
             _checked(svc, body.message)
         with _refusals(CheckpointNotFound, 404, "CHECKPOINT_NOT_FOUND"):
-            redo = redo_last_turn(svc.chat, thread_id, body.message)
+            redo = redo_last_turn(svc.chat, thread_id, body.message, turn=body.turn)
         svc.known.add(redo.thread_id)
         request = TurnRequest(
             redo.thread_id,

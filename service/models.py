@@ -117,6 +117,8 @@ class RedoRequest(_Body):
     """
 
     message: str | None = None
+    turn: int | None = Field(default=None, ge=1)
+    """The turn meant; refused (422) when the conversation has gone on since."""
 
 
 class Forked(BaseModel):

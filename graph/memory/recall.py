@@ -83,9 +83,11 @@ class Recalled:
     time: str
     """When it was sent (ISO 8601), or '' if unknown."""
     score: float
-    """Relevance 0-1: the IDF-weighted share of the message's terms it contains."""
+    """Relevance 0-1: the IDF-weighted share of the message's terms it contains (for a
+    follow-up, its hit's)."""
     terms: list[str]
-    """The message's terms it contains: why it was recalled."""
+    """Why it was recalled: the message's terms it contains (for a follow-up, the words
+    it shares with its hit)."""
     text: str
     """What the context shows of it: the user's message and the answer, cut if long."""
     data: bool = False
@@ -325,7 +327,8 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
         return cued[0]
 
     chosen: list[Recalled] = []
-    for place, scored in enumerate(ranked):
+    followed = 0
+    for scored in ranked:
         messages = turns.get(scored.turn)
         if not messages or any(c.turn == scored.turn for c in chosen):
             continue
@@ -333,8 +336,9 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
         if section_chars([*chosen, item]) > budget:
             continue
         chosen.append(item)
-        if place >= FOLLOWED_HITS:
+        if followed >= FOLLOWED_HITS:
             continue
+        followed += 1
         later, shared = _follow_up(archive, thread_id, scored.turn, user_text(messages), changed)
         if not later or any(c.turn == later for c in chosen):
             continue

@@ -189,15 +189,24 @@ class Redo:
 
 
 def redo_last_turn(
-    app: ChatApp, thread_id: str, message: str | None = None, *, title: str = ""
+    app: ChatApp,
+    thread_id: str,
+    message: str | None = None,
+    *,
+    turn: int | None = None,
+    title: str = "",
 ) -> Redo:
     """Fork the thread from just before its last message, to send that message again.
 
     With `message` the fork gets that text in its place (edit and resend), without it the
-    same text (regenerate); the original thread stays as it is. The caller runs the turn in the fork (`run_turn` with `Redo.message` at
-    `Redo.turn_count`), so it streams, pauses and fails as any turn does. InputError when
-    the thread has no turn yet or the message is empty or too long; CheckpointNotFound when
-    the last message's arrival was pruned (CHECKPOINT_KEEP_TURNS).
+    same text (regenerate); the original thread stays as it is. `turn` is the turn the user
+    asked to redo: if the conversation went on since (another window, a turn still
+    running), nothing is done. The caller runs the turn in the fork (`run_turn` with
+    `Redo.message` at `Redo.turn_count`), so it streams, pauses and fails as any turn does.
+
+    InputError when there is no such last turn or the message is empty or too long;
+    CheckpointNotFound when the thread keeps no checkpoint from before its last message
+    (pruned by CHECKPOINT_KEEP_TURNS, or the thread was imported or forked after it).
     """
     from graph.session.threads import load_thread
     from graph.session.turns import check_message
@@ -206,27 +215,26 @@ def redo_last_turn(
     if not view.turns:
         raise InputError("This conversation has no message to send again yet.")
     number, messages = view.turns[-1]
+    if (turn is not None and turn != number) or (turn_open(messages) and not view.pending):
+        raise InputError(
+            "The conversation has gone on (or its last turn is still running); only the "
+            "last turn, once it has ended or waits for an approval, can be sent again."
+        )
     asked = next((m for m in messages if isinstance(m, HumanMessage)), None)
     text = check_message(
         app, message if message is not None else content_text(asked or messages[0])
     )
+    kept = checkpoints(app, thread_id)
     arrival = next(
-        (
-            c
-            for c in checkpoints(app, thread_id)
-            if c.get("source") == "input" and c.get("turn") == number
-        ),
-        None,
+        (c for c in kept if c.get("source") == "input" and c.get("turn") == number), None
+    ) or next(  # a turn saved without running (kept unanswered): from the turn before it
+        (c for c in kept if int(c.get("turn", 0)) == number - 1), None
     )
-    if arrival is None:  # a turn saved without running (kept unanswered): the turn before it
-        arrival = next(
-            (c for c in checkpoints(app, thread_id) if int(c.get("turn", 0)) == number - 1),
-            None,
-        )
     if arrival is None:
         raise CheckpointNotFound(
-            f"Turn {number} can no longer be sent again: its checkpoints were pruned "
-            f"(only the last {app.settings.keep_turns} turns keep them)."
+            f"Turn {number} cannot be sent again here: this conversation keeps no checkpoint "
+            f"from before it (only the last {app.settings.keep_turns} turns keep theirs, and "
+            "an imported or forked conversation starts with none)."
         )
     fork = fork_thread(app, thread_id, arrival["checkpoint_id"], title=title)
     return Redo(thread_id=fork, message=text, turn_count=number)

@@ -302,28 +302,27 @@ def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
 def _settle_head(app: ChatApp, thread_id: str) -> None:
     """Put right what a process killed between two writes left at the head of the thread.
 
-    - LangGraph records a new message in an `input` checkpoint and applies it in the next
-      step; a process killed in between leaves the message outside the state, where an
-      update would be made on top of the turn before it. Nothing ran on it, so that
-      checkpoint is dropped: the thread is as it was before the message.
-    - A step's results are saved (as pending writes) before its checkpoint; a process
-      killed in between leaves a finished step, the model's answer say, that the state
-      shows but a new message would start without. It is saved as the checkpoint it
-      should have been. A pause for approval is left as it is.
+    A step's results are saved (as pending writes) before the checkpoint after it; a
+    process killed in between leaves a finished step, the model's answer say, that the
+    state shows but a new message would start without. It is saved as the checkpoint it
+    should have been; a message whose arrival step had finished becomes the thread's
+    (closed as TURN_INTERRUPTED by the caller). A message recorded as it arrived (LangGraph's
+    `input` checkpoint) with nothing run on it is dropped: the thread is as it was before
+    it. A pause for approval, a failure or an answer to a pause is left as it is.
     """
     saver = app.persistence.saver
     config = config_for(thread_id, app.settings)
     head = saver.get_tuple(config)
     if head is None:
         return
-    if head.metadata.get("source") == "input" and head.parent_config is not None:
-        saver.delete_checkpoint(thread_id, head.config["configurable"]["checkpoint_id"])
-        log.warning("thread %s: a message whose process died as it arrived was dropped", thread_id)
-        return
     writes = head.pending_writes or []
-    if writes and not any(channel in UNSETTLED for _, channel, _ in writes):
+    finished = bool(writes) and not any(channel in UNSETTLED for _, channel, _ in writes)
+    if finished:
         app.graph.update_state(config, None, as_node=END)
         log.warning("thread %s: a step whose process died as it was saved was kept", thread_id)
+    elif head.metadata.get("source") == "input":
+        saver.delete_checkpoint(thread_id, head.config["configurable"]["checkpoint_id"])
+        log.warning("thread %s: a message whose process died as it arrived was dropped", thread_id)
 
 
 def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | None) -> TurnOutcome:
@@ -546,7 +545,8 @@ def close_interrupted(app: ChatApp, thread_id: str) -> StateSnapshot:
     except (ThreadBusy, StorageError) as exc:
         # busy: its writer finishes it; a refused write: the thread still reads, as it is
         log.info("the interrupted turn of %s stays open for now: %s", thread_id, exc)
-        return snapshot
+        with storage_errors():
+            return app.graph.get_state(config)
 
 
 def close_unanswered(

@@ -11,7 +11,9 @@ zlib-compressed (`CompressedSerializer`).
 Each checkpoint's metadata also carries seed 001's fields: `node` (the node that just ran,
 `__start__` once the user's message is in, `input` before it, `update` for a change made
 outside the graph, `fork` for a forked thread's first checkpoint), `turn`,
-`route`, `error_code` and `safeguard_label`, read from the state it saves.
+`route`, `error_code` and `safeguard_label`, read from the state it saves (an arrival's
+`turn` is the one its message opens). Pruning keeps the checkpoint before the oldest kept
+arrival, so a fork from any listed checkpoint works.
 
 Checkpoints written by earlier versions (the whole state in the row) are read as before.
 """
@@ -23,8 +25,8 @@ import json
 import sqlite3
 import threading
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple, cast
 
 from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableConfig
@@ -150,9 +152,8 @@ class ChatSaver(SqliteSaver):
         parent = str(config["configurable"].get("checkpoint_id") or "")
         seen = {k: dict(v) for k, v in checkpoint.get("versions_seen", {}).items()}
         with self._last_lock:
-            last = self._last.get(thread_id)
-            self._last[thread_id] = (checkpoint["id"], seen)
-        on_last = last is not None and last[0] == parent
+            last = self._last.pop(thread_id, None)  # until this put is saved
+        on_last = ns == "" and last is not None and last[0] == parent
         meta = dict(metadata)
         meta.update(
             self._describe(
@@ -175,7 +176,11 @@ class ChatSaver(SqliteSaver):
                 ],
             )
         bare: Checkpoint = {**checkpoint, "channel_values": {}}
-        return super().put(config, bare, cast(CheckpointMetadata, meta), new_versions)
+        saved = super().put(config, bare, cast(CheckpointMetadata, meta), new_versions)
+        if ns == "":
+            with self._last_lock:
+                self._last[thread_id] = (checkpoint["id"], seen)
+        return saved
 
     def _dump_value(self, values: Mapping[str, Any], channel: str) -> tuple[str, bytes | None]:
         if channel not in values:
@@ -305,6 +310,8 @@ class ChatSaver(SqliteSaver):
 
     def delete_checkpoint(self, thread_id: str, checkpoint_id: str) -> None:
         """Delete one checkpoint row and its pending writes (its values stay for others)."""
+        with self._last_lock:
+            self._last.pop(thread_id, None)
         with self.cursor() as cur:
             cur.execute(
                 "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id = ?",
@@ -397,11 +404,15 @@ class ChatSaver(SqliteSaver):
         rows = self._turns(thread_id)
         if not rows:
             return 0
-        newest_turn = max(turn for _, turn in rows)
+        newest_turn = max(r.turn for r in rows)
         cutoff_turn = newest_turn - keep_turns + 1 if keep_turns > 0 else 0
-        kept = [cid for cid, turn in rows if turn >= cutoff_turn]
-        oldest_kept = min(kept) if kept else max(cid for cid, _ in rows)
-        newest = max(cid for cid, _ in rows)
+        kept = [r for r in rows if r.turn >= cutoff_turn]
+        oldest = min(kept) if kept else max(rows)
+        if oldest.arrival and oldest.parent:
+            # a fork from the oldest kept arrival starts from the checkpoint before it
+            oldest = next((r for r in rows if r.checkpoint_id == oldest.parent), oldest)
+        oldest_kept = oldest.checkpoint_id
+        newest = max(rows).checkpoint_id
         with self.cursor() as cur:
             # A checkpoint's pending writes are its next step's results, which the step's
             # own checkpoint holds once it is saved: only the newest one's are still
@@ -439,19 +450,37 @@ class ChatSaver(SqliteSaver):
                     )
         return deleted
 
-    def _turns(self, thread_id: str) -> Sequence[tuple[str, int]]:
-        """(checkpoint id, turn) of the thread's checkpoints; unknown turns count as 0."""
+    def _turns(self, thread_id: str) -> builtins.list[_Row]:
+        """The thread's checkpoints as `_Row`s; unknown turns count as 0."""
         with self.cursor(transaction=False) as cur:
             rows = cur.execute(
-                "SELECT checkpoint_id, metadata FROM checkpoints WHERE thread_id = ? "
-                "AND checkpoint_ns = ''",
+                "SELECT checkpoint_id, metadata, parent_checkpoint_id FROM checkpoints "
+                "WHERE thread_id = ? AND checkpoint_ns = ''",
                 (thread_id,),
             ).fetchall()
-        found: builtins.list[tuple[str, int]] = []
-        for checkpoint_id, metadata in rows:
-            turn = json.loads(metadata).get("turn") if metadata else None
-            found.append((str(checkpoint_id), int(turn) if isinstance(turn, int) else 0))
+        found = []
+        for checkpoint_id, metadata, parent in rows:
+            meta = json.loads(metadata) if metadata else {}
+            turn = meta.get("turn")
+            found.append(
+                _Row(
+                    str(checkpoint_id),
+                    int(turn) if isinstance(turn, int) else 0,
+                    str(parent) if parent else None,
+                    meta.get("source") == "input",
+                )
+            )
         return found
+
+
+class _Row(NamedTuple):
+    """A checkpoint as pruning sees it."""
+
+    checkpoint_id: str
+    turn: int
+    parent: str | None
+    arrival: bool
+    """Saved as a message arrived (LangGraph's `input` checkpoint)."""
 
 
 METADATA_KEYS = (

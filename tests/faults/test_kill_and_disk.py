@@ -120,44 +120,48 @@ def killing_put(self, config, checkpoint, metadata, new_versions):
     return put(self, config, checkpoint, metadata, new_versions)
 ChatSaver.put = killing_put
 app = open_app(load_settings({"CHAT_DB_PATH": sys.argv[2], "CHAT_PROVIDER": "offline"}), tools=[], index=None)
-run_turn(app, sys.argv[3], "메시지 2: 회의실 202호 예약은 오후 3시.", turn_count=2, compression_rate=0.3)
+turn = int(sys.argv[5])
+run_turn(app, sys.argv[3], f"메시지 {turn}: 회의실 202호 예약은 오후 3시.", turn_count=turn, compression_rate=0.3)
 """
 
 
 @pytest.mark.faults
-@pytest.mark.parametrize(("kill_at", "answered"), [(3, False), (5, True)])
+@pytest.mark.parametrize(
+    ("turn", "kill_at", "answered"),
+    [(1, 1, False), (2, 1, False), (2, 3, False), (2, 5, True)],
+)
 def test_a_kill_between_a_step_and_its_checkpoint_keeps_the_step(
-    tmp_path: Path, kill_at: int, answered: bool
+    tmp_path: Path, turn: int, kill_at: int, answered: bool
 ) -> None:
     """LangGraph saves a step's results before the checkpoint after it. A kill in between
-    (here after the summary step, or after the answer) leaves a step the state shows but
-    the next message would start without: the answer then vanished, and the next message
-    joined the turn before it, so every later turn was numbered one too low (found by the
-    random kill -9 test above)."""
+    (here after the message's arrival step, the summary step or the answer) leaves a step
+    the state shows but the next message would start without: the answer then vanished,
+    and the next message joined the turn before it, so every later turn was numbered one
+    too low (found by the random kill -9 test above). The step is kept: a message that
+    arrived is the thread's (unanswered, to be retried), the first one included."""
     db = tmp_path / "step.sqlite"
     app = _app(db)
     thread = new_thread(app)
-    run_turn(app, thread, "메시지 1: 안녕하세요", turn_count=1, compression_rate=0.3)
+    if turn == 2:
+        run_turn(app, thread, "메시지 1: 안녕하세요", turn_count=1, compression_rate=0.3)
     app.persistence.close()
     child = subprocess.run(
-        [sys.executable, "-c", _KILL_AT_STEP, str(ROOT), str(db), thread, str(kill_at)],
+        [sys.executable, "-c", _KILL_AT_STEP, str(ROOT), str(db), thread, str(kill_at), str(turn)],
         cwd=ROOT,
         check=False,
     )
     assert child.returncode == -signal.SIGKILL
     app = _app(db)
     view = load_thread(app, thread)
-    assert [n for n, _ in view.turns] == [1, 2]
-    last = view.turns[1][1][-1]
+    assert [n for n, _ in view.turns] == list(range(1, turn + 1))
+    last = view.turns[-1][1][-1]
     assert isinstance(last, AIMessage)
     assert (last.response_metadata.get("error_code") is None) == answered
     assert view.retryable != answered  # an interrupted turn is closed, to be retried
-    run_turn(app, thread, "메시지 3: 이어서", turn_count=3, compression_rate=0.3)
+    run_turn(app, thread, f"메시지 {turn + 1}: 이어서", turn_count=turn + 1, compression_rate=0.3)
     view = load_thread(app, thread)
     assert [(n, str(m[0].content)[:5]) for n, m in view.turns] == [
-        (1, "메시지 1"),
-        (2, "메시지 2"),
-        (3, "메시지 3"),
+        (n, f"메시지 {n}") for n in range(1, turn + 2)
     ]
     assert all(isinstance(m[-1], AIMessage) for _, m in view.turns)
     app.persistence.close()

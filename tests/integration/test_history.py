@@ -49,7 +49,9 @@ def test_every_node_leaves_a_checkpoint_with_seed_metadata_and_three_turns_are_k
     thread = new_thread(app)
     _talk(app, thread, 8)
     kept = checkpoints(app, thread)
-    assert {c["turn"] for c in kept} == {6, 7, 8}
+    # turns 6-8, and the checkpoint before turn 6's arrival (a fork from there starts there)
+    assert {c["turn"] for c in kept} == {5, 6, 7, 8}
+    assert [c["node"] for c in kept if c["turn"] == 5] == ["llm_node"]
     last_turn = [c["node"] for c in reversed(kept) if c["turn"] == 8 and c["source"] == "loop"]
     # the message is saved first, then one checkpoint after each node, in graph order
     assert last_turn[0] == "__start__"
@@ -362,3 +364,39 @@ def test_the_first_turn_sent_again_starts_an_empty_fork_and_an_empty_thread_has_
     assert fork.turn_count == 0 and not fork.turns and fork.forked_from["turn"] == 0
     run_turn(app, redo.thread_id, redo.message, turn_count=1, compression_rate=0.3)
     assert [n for n, _ in load_thread(app, redo.thread_id).turns] == [1]
+
+
+def test_with_one_turn_kept_every_listed_checkpoint_forks_and_the_last_turn_is_sent_again(
+    tmp_path: Path,
+) -> None:
+    """Pruning keeps the checkpoint before the oldest kept arrival, so the arrival listed
+    for the last turn forks (regenerate works with CHECKPOINT_KEEP_TURNS=1)."""
+    from graph.session import redo_last_turn
+
+    chat = _open(tmp_path / "one.sqlite", CHECKPOINT_KEEP_TURNS="1")
+    thread = new_thread(chat)
+    _talk(chat, thread, 5)
+    listed = checkpoints(chat, thread)
+    assert {c.get("turn") for c in listed} == {4, 5}  # turn 5, and the end of turn 4
+    for c in listed:
+        fork_thread(chat, thread, c["checkpoint_id"])
+    redo = redo_last_turn(chat, thread, turn=5)
+    run_turn(chat, redo.thread_id, redo.message, turn_count=5, compression_rate=0.3)
+    assert [n for n, _ in load_thread(chat, redo.thread_id).turns] == [1, 2, 3, 4, 5]
+    chat.persistence.close()
+
+
+def test_sending_again_is_refused_when_the_turn_meant_is_gone_or_no_checkpoint_is_kept(
+    app,
+) -> None:
+    from graph.session import redo_last_turn, threads
+
+    thread = new_thread(app)
+    _talk(app, thread, 3)
+    count = len(threads(app))
+    with pytest.raises(InputError, match="gone on"):
+        redo_last_turn(app, thread, turn=2)  # the page showed turn 2; turn 3 came since
+    fork = fork_thread(app, thread, checkpoints(app, thread)[0]["checkpoint_id"])
+    with pytest.raises(CheckpointNotFound, match="forked"):
+        redo_last_turn(app, fork)  # a fresh fork has no checkpoint from before turn 3
+    assert len(threads(app)) == count + 1  # the fork, and nothing more
