@@ -154,6 +154,11 @@ def test_sessions_list_read_patch_checkpoints_fork_delete(service: Service) -> N
             assert client.delete(f"/api/sessions/{branch['thread_id']}").status_code == 204
         empty = client.post("/api/sessions/t-s/regenerate", json={"message": " "})
         assert empty.status_code == 422
+        gone_on = client.post("/api/sessions/t-s/regenerate", json={"turn": 3})
+        assert gone_on.status_code == 422 and "gone on" in gone_on.json()["message"]
+        source = client.get("/api/sessions/t-s/export").json()
+        assert [t["turn"] for t in source["turns"]] == [1, 2, 3, 4]  # the original stays
+        assert source["turns"][-1]["messages"][0]["data"]["content"] == "정리해 줘"
         missing = client.post("/api/sessions/t-s/fork", json={"checkpoint_id": "nope"})
         assert missing.status_code == 404 and missing.json()["code"] == "CHECKPOINT_NOT_FOUND"
         assert client.delete(f"/api/sessions/{fork['thread_id']}").status_code == 204
