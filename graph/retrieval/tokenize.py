@@ -7,6 +7,7 @@ model (about a second) on first use, once per process.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from typing import Any
@@ -69,11 +70,13 @@ def _analyzer() -> Any:
     return _kiwi
 
 
+@functools.lru_cache(maxsize=65_536)
 def stem_english(word: str) -> str:
     """Snowball's English stemmer: "hoping" and "hope" both become "hope".
 
     Applied to documents, conversation turns and queries alike, so it only has to be
-    consistent, not a dictionary form.
+    consistent, not a dictionary form. Words repeat, and the stemmer is pure Python:
+    remembered (a few MB at most), it is half of a recall's time less.
     """
     return str(_stemmer().stemWord(word))
 
