@@ -126,6 +126,9 @@ def main() -> None:
     except StorageError as exc:  # read-only folder, a newer schema, ...: say so, not a traceback
         st.error(t("storage_failed", lang, msg=str(exc)))
         st.stop()
+    except ValueError as exc:  # a setting out of range (RETRIEVAL_MODE, CHECKPOINT_KEEP_TURNS)
+        st.error(t("settings_failed", lang, msg=str(exc)))
+        st.stop()
     if app.persistence.notice:
         st.warning(t("storage_notice", lang, msg=app.persistence.notice))
     thread = _thread_id(app)

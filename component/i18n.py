@@ -60,6 +60,11 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "index_mode_hybrid": {"ko": "하이브리드 (키워드 + 벡터)", "en": "hybrid (keyword + vectors)"},
     "index_mode_keyword": {"ko": "키워드만", "en": "keywords only"},
+    "index_mode_faiss": {"ko": "벡터만 (FAISS)", "en": "vectors only (FAISS)"},
+    "settings_failed": {
+        "ko": "설정 값이 올바르지 않아 앱을 열 수 없습니다: {msg}",
+        "en": "A setting has a value the app cannot use: {msg}",
+    },
     "index_degraded": {
         "ko": "임베딩을 만들지 못해 문서 검색이 키워드로만 동작합니다. 자세한 이유는 '문서 색인'에 있습니다.",
         "en": "Embeddings failed, so document search uses keywords only. See 'Document index' for why.",

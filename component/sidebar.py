@@ -194,15 +194,10 @@ def render_index(status: Mapping[str, Any] | None, lang: str) -> None:
         return
     if status["degraded"]:
         st.warning(t("index_degraded", lang), icon="⚠️")
-    with st.expander(t("index", lang)):
+    mode = t(f"index_mode_{status['mode']}", lang)
+    with st.expander(f"{t('index', lang)} · {mode}"):  # the search mode in use, at a glance
         st.caption(
-            t(
-                "index_size",
-                lang,
-                docs=status["documents"],
-                chunks=status["chunks"],
-                mode=t(f"index_mode_{status['mode']}", lang),
-            )
+            t("index_size", lang, docs=status["documents"], chunks=status["chunks"], mode=mode)
         )
         for problem in status["problems"]:
             st.caption(f"⚠️ {problem}")

@@ -122,6 +122,13 @@ class Settings:
         "2000",
         "Characters of earlier turns that recall may add to the context.",
     )
+    retrieval_mode: str = _env(
+        "RETRIEVAL_MODE",
+        "hybrid",
+        "keyword, faiss or hybrid: how documents are searched (seed 000's init_vector_store). "
+        "faiss and hybrid use embeddings (the provider's, or offline hashed word vectors); "
+        "when those fail, keyword search answers and the sidebar says why.",
+    )
     checkpoint_keep_turns: str = _env(
         "CHECKPOINT_KEEP_TURNS",
         "20",
@@ -211,6 +218,18 @@ class Settings:
     def recall_budget(self) -> int:
         """Characters of recalled turns allowed in one context."""
         return max(0, self._int("recall_budget_chars"))
+
+    @property
+    def search_mode(self) -> Literal["keyword", "faiss", "hybrid"]:
+        """RETRIEVAL_MODE: keyword (BM25), faiss (vectors) or hybrid (both, fused by rank)."""
+        mode = self.retrieval_mode.strip().lower()
+        if mode == "keyword":
+            return "keyword"
+        if mode == "faiss":
+            return "faiss"
+        if mode == "hybrid":
+            return "hybrid"
+        raise ValueError(f"RETRIEVAL_MODE must be keyword, faiss or hybrid, got {mode!r}")
 
     @property
     def keep_turns(self) -> int:

@@ -52,8 +52,13 @@ def _embeddings(settings: Settings) -> Embeddings:
 
 
 def open_index(settings: Settings) -> DocumentIndex:
-    """The index over `settings.docs_dir`, kept under `settings.index_path`."""
-    return DocumentIndex(Path(settings.docs_dir), settings.index_path, _embeddings(settings))
+    """The index over `settings.docs_dir`, kept under `settings.index_path`.
+
+    It searches as RETRIEVAL_MODE says; keyword search builds no vectors.
+    """
+    mode = settings.search_mode
+    embeddings = None if mode == "keyword" else _embeddings(settings)
+    return DocumentIndex(Path(settings.docs_dir), settings.index_path, embeddings, mode=mode)
 
 
 def build_document_tools(index: DocumentIndex) -> list[BaseTool]:

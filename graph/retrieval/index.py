@@ -71,8 +71,11 @@ class DocumentIndex:
         index_dir: Path,
         embeddings: Embeddings | None = None,
         expand: bool = True,
+        mode: Mode = "hybrid",
     ) -> None:
         self.docs_dir = Path(docs_dir)
+        self.mode: Mode = mode if embeddings is not None else "keyword"
+        """The search mode asked for (keyword without embeddings)."""
         self.expand = expand
         """Expand queries with the office glossary (for the lexical retrievers)."""
         self._vocabulary: set[str] = set()
@@ -210,8 +213,8 @@ class DocumentIndex:
 
     @property
     def default_mode(self) -> Mode:
-        """Hybrid when embeddings are configured, else keyword."""
-        return "hybrid" if self.embeddings is not None else "keyword"
+        """The mode asked for while the vectors are there, else keyword (see `status`)."""
+        return self.mode if self._faiss is not None else "keyword"
 
     def status(self) -> dict[str, object]:
         """What the sidebar says of the index: size, search mode, and what degraded it.
@@ -231,7 +234,8 @@ class DocumentIndex:
             "documents": len({c.source for c in chunks}),
             "chunks": len(chunks),
             "embeddings": type(self.embeddings).__name__ if wanted else None,
-            "mode": "hybrid" if vectors else "keyword",
+            "mode": self.mode if vectors else "keyword",
+            "wanted_mode": self.mode,
             "degraded": wanted and bool(chunks) and (not vectors or bool(self._query_failure)),
             "problems": problems,
         }
@@ -301,8 +305,8 @@ class DocumentIndex:
             known = {t for t in query_tokens if t in self._vocabulary}
             if mode == "keyword":
                 ranked = self._keyword(query_tokens, k)
-            elif mode == "faiss":
-                ranked = self._vector(expanded, k)
+            elif mode == "faiss":  # a query that cannot be embedded is still answered
+                ranked = self._vector(expanded, k) or self._keyword(query_tokens, k)
             else:
                 fused: dict[int, float] = {}
                 for ranking in (

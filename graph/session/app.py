@@ -95,7 +95,9 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     from graph.graph import build_graph
     from graph.storage.persistence import open_persistence
 
-    settings.keep_turns  # noqa: B018 - a bad CHECKPOINT_KEEP_TURNS is refused here, not mid-turn
+    # a bad CHECKPOINT_KEEP_TURNS or RETRIEVAL_MODE is refused here (ValueError), not mid-turn
+    settings.keep_turns  # noqa: B018
+    settings.search_mode  # noqa: B018
     persistence = open_persistence(settings.db_path)
     if "index" not in graph_kwargs:
         from graph.retrieval import open_index

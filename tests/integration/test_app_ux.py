@@ -132,6 +132,24 @@ def test_the_sidebar_shows_the_document_index(db: Path) -> None:
     at = _app()
     captions = [c.value for c in at.sidebar.caption]
     assert any(c.startswith("문서 ") and "검색: 하이브리드" in c for c in captions), captions
+    assert [e.label for e in at.sidebar.expander if e.label.startswith("📚")] == [
+        "📚 문서 색인 · 하이브리드 (키워드 + 벡터)"
+    ]
+
+
+def test_the_retrieval_mode_setting_shows_in_the_sidebar_and_a_wrong_one_is_named(
+    db: Path, monkeypatch
+) -> None:
+    import streamlit as st
+
+    monkeypatch.setenv("RETRIEVAL_MODE", "keyword")
+    at = _app()
+    assert "📚 문서 색인 · 키워드만" in [e.label for e in at.sidebar.expander]
+    monkeypatch.setenv("RETRIEVAL_MODE", "vectors")
+    st.cache_resource.clear()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    assert not at.exception
+    assert any("RETRIEVAL_MODE must be keyword, faiss or hybrid" in e.value for e in at.error)
 
 
 def _keyed(widgets, start: str, end: str):

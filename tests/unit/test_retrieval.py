@@ -154,3 +154,39 @@ def test_english_stemming_is_safe_across_threads() -> None:
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(lambda _: [stem_english(w) for w in words * 200], range(16)))
     assert all(r == expected * 200 for r in results)
+
+
+@pytest.mark.parametrize("mode", ["keyword", "faiss", "hybrid"])
+def test_the_retrieval_mode_setting_picks_how_documents_are_searched(
+    docs: Path, tmp_path: Path, mode: str
+) -> None:
+    """RETRIEVAL_MODE (seed 000's init_vector_store): keyword builds no vectors; faiss and
+    hybrid search with them; the sidebar's status names the mode in use."""
+    from graph.retrieval import open_index
+    from graph.settings import load_settings
+
+    settings = load_settings(
+        {
+            "CHAT_DB_PATH": str(tmp_path / "chat.sqlite"),
+            "CHAT_PROVIDER": "offline",
+            "DOCS_DIR": str(docs),
+            "RETRIEVAL_MODE": f" {mode.upper()} ",
+        }
+    )
+    index = open_index(settings)
+    hits = index.search("병가는 연간 며칠까지 유급이야?", k=1)
+    assert hits and hits[0].heading == "휴가 규정 > 병가"
+    status = index.status()
+    assert status["mode"] == mode and not status["degraded"]
+    assert (settings.index_path / "vectors.npy").exists() == (mode != "keyword")
+
+
+def test_a_wrong_retrieval_mode_is_refused_when_the_app_opens(tmp_path: Path) -> None:
+    from graph.session import open_app
+    from graph.settings import load_settings
+
+    settings = load_settings(
+        {"CHAT_DB_PATH": str(tmp_path / "chat.sqlite"), "RETRIEVAL_MODE": "vectors"}
+    )
+    with pytest.raises(ValueError, match="RETRIEVAL_MODE must be keyword, faiss or hybrid"):
+        open_app(settings)
