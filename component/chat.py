@@ -104,14 +104,15 @@ def _turn_tools(
     """Copy the answer; on the last turn, regenerate it or edit and resend its message."""
     if not answer and on_redo is None:
         return
-    columns = st.columns(3 if on_redo else 1, gap="small")
+    # one row of content-wide buttons that wraps on a narrow window
+    row = st.container(horizontal=True, gap="small", key=f"turn_tools_{number}")
     if answer:
-        with columns[0].popover(t("copy", lang), key=f"copy_{number}"):
+        with row.popover(t("copy", lang), key=f"copy_{number}"):
             st.caption(t("copy_help", lang))
             st.code(answer, language=None, wrap_lines=True)
     if on_redo is None:
         return
-    columns[1].button(
+    row.button(
         t("regenerate", lang),
         key=f"regenerate_{number}",
         help=t("regenerate_help", lang),
@@ -119,7 +120,7 @@ def _turn_tools(
     )
     asked = next((_text(m) for m in messages if isinstance(m, HumanMessage)), "")
     key = f"resend_{number}"
-    with columns[2].popover(t("edit_resend", lang), key=f"edit_resend_{number}"):
+    with row.popover(t("edit_resend", lang), key=f"edit_resend_{number}"):
         st.text_area("message", value=asked, key=key, label_visibility="collapsed")
         # read the box when clicked: text typed but not committed arrives with the click
         st.button(
