@@ -28,6 +28,7 @@ least). It is marked as following its hit.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -317,14 +318,12 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     ranked = _score(found, typed if kinds else None)
     if not kinds:  # only the relevant ones are read
         turns = load_archived_turns(archive, thread_id, [s.turn for s in ranked])
-    cued: list[set[int]] = []
 
-    def changed() -> set[int]:  # read once, when a hit is first followed up
-        if not cued:
-            with archive.lock:
-                cues = read_postings(archive.conn, thread_id, sorted(UPDATE_CUES))
-            cued.append({turn for turns in cues.turns.values() for turn in turns})
-        return cued[0]
+    @functools.cache  # read once, when a hit is first followed up
+    def changed() -> set[int]:
+        with archive.lock:
+            cues = read_postings(archive.conn, thread_id, sorted(UPDATE_CUES))
+        return {turn for turns in cues.turns.values() for turn in turns}
 
     chosen: list[Recalled] = []
     followed = 0
@@ -342,7 +341,8 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
         later, shared = _follow_up(archive, thread_id, scored.turn, user_text(messages), changed)
         if not later or any(c.turn == later for c in chosen):
             continue
-        update = load_archived_turns(archive, thread_id, [later]).get(later)
+        # read already when the message asks for a kind of value (every candidate is)
+        update = turns.get(later) or load_archived_turns(archive, thread_id, [later]).get(later)
         if update:
             follow = _item(later, update, scored.relevance, shared, [*terms, *shared])
             follow.follows = scored.turn
