@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Any
 
 from graph.errors import ErrorCode, error_record
@@ -11,6 +10,7 @@ from graph.memory.recall import recall
 from graph.nodes.base import Node
 from graph.state import ChatState
 from graph.storage.archive import Archive
+from graph.storage.db import DB_ERRORS
 from graph.storage.facts import read_pins
 from graph.turns import extract_current_turn, user_text
 
@@ -35,7 +35,7 @@ def make_recall_node(archive: Archive | None, budget: int) -> Node:
             update["pinned"] = read_pins(archive, thread)
             if state.get("recall", True) and message:
                 update["recalled"] = [i.as_dict() for i in recall(archive, thread, message, budget)]
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             log.warning("recall failed: %s", exc)
             code = ErrorCode.RECALL_FAILED
             error = error_record(int(state.get("turn_count", 0)), "recall_node", code, exc)

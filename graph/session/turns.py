@@ -7,7 +7,6 @@ each turn the checkpoints older than the thread's last CHECKPOINT_KEEP_TURNS tur
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
 from graph.storage.archive import update_thread
 from graph.storage.checkpointer import FORK_SOURCE, UNSETTLED
+from graph.storage.db import DB_ERRORS
 from graph.storage.leases import ThreadBusyError, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
@@ -388,7 +388,7 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
     try:  # housekeeping: a failure here changes nothing that was saved
         prune_checkpoints(app.persistence.saver, thread_id, app.settings.keep_turns)
         update_thread(app.persistence.archive, thread_id)
-    except sqlite3.Error as exc:
+    except DB_ERRORS as exc:
         log.warning("after the turn, pruning or the thread list failed: %s", exc)
     if outcome.pending is None:
         if last is None:  # the stream ended without an answer: read it from the state
@@ -504,13 +504,14 @@ def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutc
             final = close_unanswered(app, thread_id, ErrorCode.STORAGE_ERROR) or fallback_message(
                 ErrorCode.STORAGE_ERROR
             )
-    except (sqlite3.Error, StorageError) as exc:
+    except _NOT_SAVED_ERRORS as exc:
         raise StorageError(_NOT_SAVED) from exc
     return TurnOutcome(
         answer=content_text(final), error_code=final.response_metadata.get("error_code")
     )
 
 
+_NOT_SAVED_ERRORS: tuple[type[Exception], ...] = (*DB_ERRORS, StorageError)
 _NOT_SAVED = (
     "The message could not be saved (the database refused the write). Nothing that was saved "
     "before is lost; please try again."

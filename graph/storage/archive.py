@@ -16,6 +16,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from graph.storage.db import Connection, dialect
 from graph.storage.recall_index import delete_index, document_terms, index_turns
 from graph.storage.schema import upgrade
 from graph.times import TIME_KEY
@@ -27,12 +28,13 @@ STATS_FIELDS = ("turn", "context_chars", "context_messages", "full_chars")
 class Archive:
     """Archived turns, per-turn context sizes, summary costs and the thread list.
 
-    Purpose-built tables in the conversation's SQLite file: one compact row per turn (a
-    general key-value store spent more on keys, timestamps and indexes than on the text).
-    Shared by Streamlit sessions in several threads, so access is serialized by a lock.
+    Purpose-built tables in the conversation's database (a SQLite file or PostgreSQL, see
+    `graph.storage.db`): one compact row per turn (a general key-value store spent more on
+    keys, timestamps and indexes than on the text). Shared by Streamlit sessions in
+    several threads, so access is serialized by a lock.
     """
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.lock = threading.Lock()
         with self.lock:
@@ -108,32 +110,37 @@ COMPRESS_OVER = 256
 """Stored JSON longer than this (bytes) is zlib-compressed when that makes it smaller."""
 
 
-def pack_json(value: Any) -> str | bytes:
-    """A value as stored: compact JSON text, or zlib-compressed bytes when that pays.
+_ZLIB = 0x78
+"""The first byte of a zlib stream; compact JSON never starts with it (`x`)."""
 
-    Korean JSON shrinks to about a third; a short value stays plain text.
+
+def pack_json(value: Any) -> bytes:
+    """A value as stored: compact UTF-8 JSON, zlib-compressed when that pays.
+
+    Korean JSON shrinks to about a third; a short value stays plain. Bytes on both
+    engines (a PostgreSQL column has one type).
     """
-    text = _dump(value)
-    raw = text.encode("utf-8")
+    raw = _dump(value).encode("utf-8")
     if len(raw) <= COMPRESS_OVER:
-        return text
+        return raw
     packed = zlib.compress(raw, 6)
-    return packed if len(packed) < len(raw) else text
+    return packed if len(packed) < len(raw) else raw
 
 
-def unpack_json(stored: str | bytes) -> Any:
-    """A value stored by `pack_json` (plain JSON text from earlier versions too)."""
-    return json.loads(
-        zlib.decompress(stored).decode("utf-8") if isinstance(stored, bytes) else stored
-    )
+def unpack_json(stored: str | bytes | memoryview) -> Any:
+    """A value stored by `pack_json` (or as JSON text by earlier versions)."""
+    if isinstance(stored, str):
+        return json.loads(stored)
+    raw = bytes(stored)
+    return json.loads(zlib.decompress(raw) if raw[:1] == bytes([_ZLIB]) else raw)
 
 
-def pack_turn(messages: Sequence[BaseMessage]) -> str | bytes:
+def pack_turn(messages: Sequence[BaseMessage]) -> bytes:
     """A turn as stored: its packed messages through `pack_json`."""
     return pack_json([pack_message(m) for m in messages])
 
 
-def unpack_turn(stored: str | bytes) -> list[BaseMessage]:
+def unpack_turn(stored: str | bytes | memoryview) -> list[BaseMessage]:
     """Rebuild a turn stored by `pack_turn` (or as plain JSON by earlier versions)."""
     return [unpack_message(m) for m in unpack_json(stored)]
 
@@ -211,7 +218,8 @@ def load_context_stats(archive: Archive, thread_id: str) -> list[dict[str, Any]]
 def record_summary_meta(archive: Archive, thread_id: str, meta: dict[str, Any]) -> None:
     """Keep what a summary cost (calls, ms, tokens, target), keyed by its first turn."""
     archive.execute(
-        "INSERT OR REPLACE INTO summary_costs (thread_id, first_turn, meta) VALUES (?, ?, ?)",
+        "INSERT INTO summary_costs (thread_id, first_turn, meta) VALUES (?, ?, ?) "
+        "ON CONFLICT (thread_id, first_turn) DO UPDATE SET meta = excluded.meta",
         (thread_id, int(meta["turns"][0]), _dump(meta)),
     )
 
@@ -233,9 +241,7 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
     """
     with archive.lock, archive.conn:
         for table in (
-            "checkpoints",
-            "writes",
-            "checkpoint_blobs",
+            *checkpoint_tables(archive.conn),
             "archive_turns",
             "summary_costs",
             "summary_items",
@@ -249,6 +255,12 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
         delete_index(archive.conn, thread_id)
 
 
+def checkpoint_tables(conn: Connection) -> tuple[str, ...]:
+    """The checkpoint saver's tables that hold a thread's rows, on this engine."""
+    writes = "checkpoint_writes" if dialect(conn) == "postgres" else "writes"
+    return ("checkpoints", writes, "checkpoint_blobs")
+
+
 def register_thread(archive: Archive, thread_id: str, title: str = "") -> dict[str, Any]:
     """Add a thread to the list (idempotent) and return its record."""
     record = get_thread(archive, thread_id)
@@ -257,7 +269,8 @@ def register_thread(archive: Archive, thread_id: str, title: str = "") -> dict[s
     now = time.time()
     record = {"thread_id": thread_id, "title": title, "created_at": now, "updated_at": now}
     archive.execute(
-        "INSERT OR IGNORE INTO chat_threads (thread_id, created_at, record) VALUES (?, ?, ?)",
+        "INSERT INTO chat_threads (thread_id, created_at, record) VALUES (?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
         (thread_id, now, _dump(record)),
     )
     return record

@@ -13,8 +13,8 @@ def record_facts(
 ) -> None:
     """Keep what a summary or digest over turns first..last kept and dropped of its facts."""
     archive.execute(
-        "INSERT OR REPLACE INTO memory_facts (thread_id, first_turn, last_turn, record) "
-        "VALUES (?, ?, ?, ?)",
+        "INSERT INTO memory_facts (thread_id, first_turn, last_turn, record) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (thread_id, first_turn, last_turn) DO UPDATE SET record = excluded.record",
         (thread_id, first, last, pack_json(record)),
     )
 

@@ -13,7 +13,6 @@ because the same tables work unchanged on PostgreSQL.
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from array import array
 from collections.abc import Iterable, Sequence
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage
 
+from graph.storage.db import Connection
 from graph.turns import turn_document
 
 MAX_POSTINGS = 300
@@ -35,7 +35,7 @@ def document_terms(turn: Sequence[BaseMessage]) -> list[str]:
     return recall_tokens(turn_document(turn))
 
 
-def thread_key(conn: sqlite3.Connection, thread_id: str, create: bool = False) -> int | None:
+def thread_key(conn: Connection, thread_id: str, create: bool = False) -> int | None:
     """The thread's small integer key (made on first use when `create`), or None."""
     row = conn.execute("SELECT thread_key FROM thread_keys WHERE thread_id = ?", (thread_id,))
     found = row.fetchone()
@@ -43,13 +43,13 @@ def thread_key(conn: sqlite3.Connection, thread_id: str, create: bool = False) -
         return int(found[0])
     if not create:
         return None
-    cur = conn.execute("INSERT INTO thread_keys (thread_id) VALUES (?)", (thread_id,))
-    return int(cur.lastrowid or 0)
+    row = conn.execute(
+        "INSERT INTO thread_keys (thread_id) VALUES (?) RETURNING thread_key", (thread_id,)
+    ).fetchone()
+    return int(row[0])
 
 
-def index_turns(
-    conn: sqlite3.Connection, thread_id: str, docs: Sequence[tuple[int, Sequence[str]]]
-) -> int:
+def index_turns(conn: Connection, thread_id: str, docs: Sequence[tuple[int, Sequence[str]]]) -> int:
     """Add archived turns `(turn, terms)` to the index, inside the caller's transaction.
 
     A turn indexed before is skipped (an archived turn never changes), so writing a turn
@@ -75,7 +75,8 @@ def index_turns(
             added.setdefault(term, set()).add(turn)
     existing = _read_lists(conn, key, sorted(added))
     conn.executemany(
-        "INSERT OR REPLACE INTO recall_postings (thread_key, term, turns) VALUES (?, ?, ?)",
+        "INSERT INTO recall_postings (thread_key, term, turns) VALUES (?, ?, ?) "
+        "ON CONFLICT (thread_key, term) DO UPDATE SET turns = excluded.turns",
         [
             (key, term, _pack(sorted(set(existing.get(term, [])) | turns)))
             for term, turns in added.items()
@@ -107,7 +108,7 @@ def _unpack(blob: bytes) -> list[int]:
     return packed.tolist()
 
 
-def _read_lists(conn: sqlite3.Connection, key: int, terms: Sequence[str]) -> dict[str, list[int]]:
+def _read_lists(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for start in range(0, len(terms), 500):
         chunk = list(terms[start : start + 500])
@@ -120,7 +121,7 @@ def _read_lists(conn: sqlite3.Connection, key: int, terms: Sequence[str]) -> dic
     return out
 
 
-def index_packed_turns(conn: sqlite3.Connection, rows: Iterable[tuple[str, int, str]]) -> None:
+def index_packed_turns(conn: Connection, rows: Iterable[tuple[str, int, str | bytes]]) -> None:
     """Index archive rows `(thread_id, turn, packed messages JSON)` (schema upgrade)."""
     from graph.storage.archive import unpack_turn
 
@@ -148,7 +149,7 @@ class Postings:
     """The thread's key, for `doc_lengths`."""
 
 
-def read_postings(conn: sqlite3.Connection, thread_id: str, terms: Sequence[str]) -> Postings:
+def read_postings(conn: Connection, thread_id: str, terms: Sequence[str]) -> Postings:
     """The (newest) postings of `terms` in the thread, and the counts ranking needs."""
     row = conn.execute(
         "SELECT thread_key, docs, terms FROM thread_keys WHERE thread_id = ?", (thread_id,)
@@ -165,7 +166,7 @@ def read_postings(conn: sqlite3.Connection, thread_id: str, terms: Sequence[str]
     return out
 
 
-def doc_lengths(conn: sqlite3.Connection, key: int, turns: Sequence[int]) -> dict[int, int]:
+def doc_lengths(conn: Connection, key: int, turns: Sequence[int]) -> dict[int, int]:
     """Turn -> its number of terms, for the given turns of a thread (BM25's length norm)."""
     if not turns:
         return {}
@@ -177,7 +178,7 @@ def doc_lengths(conn: sqlite3.Connection, key: int, turns: Sequence[int]) -> dic
     return {int(turn): int(length) for turn, length in rows}
 
 
-def delete_index(conn: sqlite3.Connection, thread_id: str) -> None:
+def delete_index(conn: Connection, thread_id: str) -> None:
     """Remove a thread from the index, inside the caller's transaction."""
     key = thread_key(conn, thread_id)
     if key is None:

@@ -17,10 +17,10 @@ saver's own and are not versioned here.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable
 
 from graph.storage.checkpointer import BLOBS_TABLE
+from graph.storage.db import Connection, begin_exclusive, ddl, dialect, tables
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ V1 = """
 CREATE TABLE IF NOT EXISTS archive_turns (
     thread_id TEXT NOT NULL,
     turn INTEGER NOT NULL,
-    messages TEXT,
+    messages BLOB,
     stats TEXT,
     PRIMARY KEY (thread_id, turn)
 ) WITHOUT ROWID;
@@ -74,7 +74,7 @@ CREATE TABLE IF NOT EXISTS memory_facts (
     thread_id TEXT NOT NULL,
     first_turn INTEGER NOT NULL,
     last_turn INTEGER NOT NULL,
-    record TEXT NOT NULL,
+    record BLOB NOT NULL,
     PRIMARY KEY (thread_id, first_turn, last_turn)
 ) WITHOUT ROWID;
 -- each tool call's state, so that it runs at most once (see graph/storage/tool_calls.py)
@@ -96,7 +96,7 @@ CREATE TABLE IF NOT EXISTS pinned_facts (
     thread_id TEXT NOT NULL,
     fact TEXT NOT NULL,
     pinned_at REAL NOT NULL,
-    record TEXT NOT NULL,
+    record BLOB NOT NULL,
     PRIMARY KEY (thread_id, fact)
 ) WITHOUT ROWID;
 """
@@ -118,20 +118,16 @@ class SchemaError(RuntimeError):
     """The file's schema cannot be used by this version of the app."""
 
 
-def _tables(conn: sqlite3.Connection) -> set[str]:
-    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-
-
-def schema_version(conn: sqlite3.Connection) -> int:
+def schema_version(conn: Connection) -> int:
     """The version of the file: 0 for a new file, 1 for the unversioned first layout."""
-    tables = _tables(conn)
-    if "schema_version" in tables:
+    found = tables(conn)
+    if "schema_version" in found:
         row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
         return int(row[0] or 0)
-    return 1 if "archive_turns" in tables else 0
+    return 1 if "archive_turns" in found else 0
 
 
-def _backfill_recall(conn: sqlite3.Connection) -> None:
+def _backfill_recall(conn: Connection) -> None:
     """Index every archived turn of a version-1 file for recall."""
     from graph.storage.recall_index import index_packed_turns
 
@@ -144,7 +140,7 @@ def _backfill_recall(conn: sqlite3.Connection) -> None:
         log.info("schema upgrade: indexed %d archived turns for recall", len(rows))
 
 
-def _reindex_recall(conn: sqlite3.Connection) -> None:
+def _reindex_recall(conn: Connection) -> None:
     """Rebuild the recall index from the archived turns with the current tokenizer."""
     conn.execute("DELETE FROM recall_postings")
     conn.execute("DELETE FROM recall_docs")
@@ -152,7 +148,7 @@ def _reindex_recall(conn: sqlite3.Connection) -> None:
     _backfill_recall(conn)
 
 
-UPGRADES: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] = {
+UPGRADES: dict[int, tuple[str, Callable[[Connection], None] | None]] = {
     1: (V1, None),
     2: (V2, _backfill_recall),
     3: ("", _reindex_recall),
@@ -161,7 +157,7 @@ UPGRADES: dict[int, tuple[str, Callable[[sqlite3.Connection], None] | None]] = {
 """Version -> (tables it adds, data it fills in), applied in order."""
 
 
-def upgrade(conn: sqlite3.Connection) -> int:
+def upgrade(conn: Connection) -> int:
     """Bring the file to SCHEMA_VERSION in one transaction; return the version it had.
 
     Two processes opening an old file at once do not both upgrade it: the version is read
@@ -172,7 +168,7 @@ def upgrade(conn: sqlite3.Connection) -> int:
     before = schema_version(conn)
     if before == SCHEMA_VERSION:
         return before
-    conn.execute("BEGIN IMMEDIATE")
+    begin_exclusive(conn)
     try:
         before = schema_version(conn)
         if before > SCHEMA_VERSION:
@@ -181,10 +177,12 @@ def upgrade(conn: sqlite3.Connection) -> int:
                 f"{SCHEMA_VERSION}; use a newer version of the app"
             )
         for version in range(before + 1, SCHEMA_VERSION + 1):
-            tables, fill = UPGRADES[version]
-            for statement in tables.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
+            text, fill = UPGRADES[version]
+            if dialect(conn) == "postgres":
+                # LangGraph's PostgreSQL saver makes its own checkpoint tables
+                text = text.replace(BLOBS_TABLE, "")
+            for statement in ddl(conn, text):
+                conn.execute(statement)
             if fill is not None:
                 fill(conn)
         conn.execute("DELETE FROM schema_version")

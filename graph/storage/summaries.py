@@ -105,9 +105,10 @@ def copy(archive: Archive, source: str, target: str, covered: int, before_turn: 
     The digests of the fork's own turn that it uses are in its state. Runs in the caller's transaction (it holds the connection).
     """
     archive.conn.execute(
-        "INSERT OR IGNORE INTO summary_items "
+        "INSERT INTO summary_items "
         "(thread_id, kind, first_turn, last_turn, made_at, record) "
         "SELECT ?, kind, first_turn, last_turn, made_at, record FROM summary_items "
-        "WHERE thread_id = ? AND (kind = ? AND last_turn <= ? OR kind = ? AND made_at < ?)",
+        "WHERE thread_id = ? AND (kind = ? AND last_turn <= ? OR kind = ? AND made_at < ?) "
+        "ON CONFLICT DO NOTHING",
         (target, source, SUMMARY, covered, DIGEST, before_turn),
     )
