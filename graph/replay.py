@@ -46,7 +46,7 @@ from graph.session import (
 from graph.settings import load_settings
 from graph.storage import summaries
 from graph.storage.archive import load_summary_meta
-from graph.storage.persistence import database_bytes
+from graph.storage.persistence import database_bytes, table_bytes
 from graph.text import check_text
 from graph.times import parse_time
 from graph.turns import content_text
@@ -237,6 +237,11 @@ def replay(
     settings = load_settings({**_environ(), **env})
     model = ReplayModel(answers=[t["assistant"] for t in turns], seen=[])
     app = open_app(settings, model=model, tools=[], approval_required=frozenset(), index=None)
+    on_file = app.persistence.path is not None
+    if questions and not on_file:
+        app.persistence.close()
+        raise ValueError("questions are asked of a copy of a SQLite file; unset DATABASE_URL")
+    before = 0 if on_file else table_bytes(app.persistence.archive)
     try:
         thread_id = new_thread(app, title=f"replay ({len(turns)} turns, {strategy})")
         set_thread_strategy(app, thread_id, strategy)
@@ -248,8 +253,11 @@ def replay(
         summary_meta = load_summary_meta(app.persistence.archive, thread_id)
         history, digests, _ = summaries.load(app.persistence.archive, thread_id, values)
         kept = len(checkpoints(app, thread_id))
-        app.persistence.saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        app.persistence.archive.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if on_file:
+            app.persistence.archive.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            size = database_bytes(db)
+        else:  # PostgreSQL: what the project's tables grew by
+            size = table_bytes(app.persistence.archive) - before
     finally:
         app.persistence.close()
     transcript = "".join(t["user"] + t["assistant"] for t in turns)
@@ -273,7 +281,7 @@ def replay(
         "last_context_chars": context_chars(last_context),
         "summary_meta": summary_meta,
         "per_turn": per_turn,
-        "db_bytes": database_bytes(db),
+        "db_bytes": size,
         "transcript_chars": len(transcript),
         "transcript_bytes": len(transcript.encode("utf-8")),
         **extra,

@@ -52,6 +52,12 @@ class Settings:
     db_path: str = _env(
         "CHAT_DB_PATH", ".state/chat.sqlite", "SQLite file for checkpoints and the archive."
     )
+    database_url: str = _env(
+        "DATABASE_URL",
+        "",
+        "postgresql://user@host/db: checkpoints and the archive in PostgreSQL (shared by many "
+        "processes and machines) instead of the SQLite file CHAT_DB_PATH.",
+    )
     compression_rate: str = _env(
         "COMPRESSION_RATE", str(DEFAULT_COMPRESSION_RATE), "Default rate for new threads."
     )
@@ -238,6 +244,11 @@ class Settings:
         if value < 0:
             raise ValueError(f"CHECKPOINT_KEEP_TURNS must be 0 or more, got {value}")
         return value
+
+    @property
+    def database(self) -> str:
+        """Where the conversation is kept: DATABASE_URL if set, else the SQLite file."""
+        return self.database_url.strip() or self.db_path
 
     @property
     def state_dir(self) -> Path:

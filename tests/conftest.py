@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.fakes.http_server import FakeHTTPServer
+from tests.postgres import PostgresServer, start_or_skip
 
 _KEYS = (
     "OPENAI_API_KEY",
@@ -15,6 +16,7 @@ _KEYS = (
     "OPENWEATHER_API_KEY",
     "CHAT_PROVIDER",
     "CHAT_DB_PATH",
+    "DATABASE_URL",
 )
 
 
@@ -30,3 +32,17 @@ def http_server() -> Iterator[FakeHTTPServer]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One real PostgreSQL server for the whole run (Debian's package, a temporary folder)."""
+    server = start_or_skip(pytest.skip, pytest.fail)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: PostgresServer) -> str:
+    """A new, empty PostgreSQL database of that server."""
+    return postgres.database()

@@ -25,7 +25,7 @@ import json
 import sqlite3
 import threading
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, cast
 
 from langchain_core.messages import AIMessage
@@ -118,11 +118,23 @@ def _error_code(values: Mapping[str, Any]) -> str | None:
     return None
 
 
-class ChatSaver(SqliteSaver):
-    """SqliteSaver with per-channel blobs, compression and seed 001's checkpoint metadata."""
+class CheckpointRow(NamedTuple):
+    """A checkpoint as pruning sees it."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        super().__init__(conn, serde=CompressedSerializer())
+    checkpoint_id: str
+    turn: int
+    parent: str | None
+    arrival: bool
+    """Saved as a message arrived (LangGraph's `input` checkpoint)."""
+
+
+class ChatMetadata:
+    """What both of the project's savers add to LangGraph's.
+
+    Seed 001's metadata, a plain version counter, and the last checkpoint put per thread.
+    """
+
+    def __init__(self) -> None:
         self._last: dict[str, tuple[str, dict[str, Any]]] = {}
         """thread -> (checkpoint id, versions_seen) of its last put here. A put on top of it
         names its node from it and knows all of its values stored; any other put reads its
@@ -130,76 +142,27 @@ class ChatSaver(SqliteSaver):
         process's checkpoint)."""
         self._last_lock = threading.Lock()
 
-    def setup(self) -> None:
-        """LangGraph's tables, and the blob table."""
-        if self.is_setup:
-            return
-        super().setup()
-        self.conn.executescript(BLOBS_TABLE)
+    def _versions_seen(self, thread_id: str, checkpoint_id: str) -> dict[str, Any]:
+        raise NotImplementedError
 
-    # writing
-    def put(
-        self,
-        config: RunnableConfig,
-        checkpoint: Checkpoint,
-        metadata: CheckpointMetadata,
-        new_versions: ChannelVersions,
-    ) -> RunnableConfig:
-        """Save the checkpoint's changed channels as blobs and the rest as versions only."""
-        thread_id = str(config["configurable"]["thread_id"])
-        ns = str(config["configurable"].get("checkpoint_ns", ""))
-        values = checkpoint["channel_values"]
-        parent = str(config["configurable"].get("checkpoint_id") or "")
-        seen = {k: dict(v) for k, v in checkpoint.get("versions_seen", {}).items()}
+    def _take_last(self, thread_id: str, ns: str, parent: str) -> dict[str, Any] | None:
+        """The versions_seen of `parent` if it is this thread's last put here, else None.
+
+        Forgotten until this put is saved.
+        """
         with self._last_lock:
-            last = self._last.pop(thread_id, None)  # until this put is saved
-        on_last = ns == "" and last is not None and last[0] == parent
-        meta = dict(metadata)
-        meta.update(
-            self._describe(
-                thread_id, parent, last[1] if on_last and last else None, checkpoint, meta
-            )
-        )
-        versions = checkpoint["channel_versions"]
-        wanted = {ch: str(versions[ch]) for ch in new_versions if ch in versions}
-        # on top of an unknown checkpoint, unchanged values may never have been stored here
-        unchanged = {ch: str(versions[ch]) for ch in values if ch in versions and ch not in wanted}
-        with self.cursor() as cur:
-            if unchanged and not on_last:
-                wanted.update(self._missing(cur, thread_id, ns, unchanged))
-            cur.executemany(
-                "INSERT OR REPLACE INTO checkpoint_blobs "
-                "(thread_id, checkpoint_ns, channel, version, type, blob) VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (thread_id, ns, ch, version, *self._dump_value(values, ch))
-                    for ch, version in wanted.items()
-                ],
-            )
-        bare: Checkpoint = {**checkpoint, "channel_values": {}}
-        saved = super().put(config, bare, cast(CheckpointMetadata, meta), new_versions)
+            last = self._last.pop(thread_id, None)
+        return last[1] if ns == "" and last is not None and last[0] == parent else None
+
+    def _remember(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
         if ns == "":
+            seen = {k: dict(v) for k, v in checkpoint.get("versions_seen", {}).items()}
             with self._last_lock:
                 self._last[thread_id] = (checkpoint["id"], seen)
-        return saved
 
-    def _dump_value(self, values: Mapping[str, Any], channel: str) -> tuple[str, bytes | None]:
-        if channel not in values:
-            return "empty", None
-        return self.serde.dumps_typed(values[channel])
-
-    @staticmethod
-    def _missing(
-        cur: sqlite3.Cursor, thread_id: str, ns: str, channels: Mapping[str, str]
-    ) -> dict[str, str]:
-        keys = list(channels.items())
-        stored = set(
-            cur.execute(
-                "SELECT channel, version FROM checkpoint_blobs WHERE thread_id = ? AND "
-                f"checkpoint_ns = ? AND (channel, version) IN ({_pairs(len(keys))})",
-                (thread_id, ns, *(x for pair in keys for x in pair)),
-            ).fetchall()
-        )
-        return {ch: v for ch, v in keys if (ch, v) not in stored}
+    def _forget(self, thread_id: str) -> None:
+        with self._last_lock:
+            self._last.pop(thread_id, None)
 
     def _describe(
         self,
@@ -262,6 +225,106 @@ class ChatSaver(SqliteSaver):
             number = int(str(current).split(".")[0])
         return f"{number + 1:08d}"
 
+
+def prune_plan(rows: Sequence[CheckpointRow], keep_turns: int) -> tuple[str, str] | None:
+    """(oldest checkpoint to keep, newest checkpoint) for keeping `keep_turns` turns.
+
+    `keep_turns` 0 keeps all (the oldest is kept). The checkpoint before the oldest kept
+    arrival is kept too, so a fork from that arrival starts where it should.
+    """
+    if not rows:
+        return None
+    newest_turn = max(r.turn for r in rows)
+    cutoff_turn = newest_turn - keep_turns + 1 if keep_turns > 0 else 0
+    kept = [r for r in rows if r.turn >= cutoff_turn]
+    oldest = min(kept) if kept else max(rows)
+    if oldest.arrival and oldest.parent:
+        # a fork from the oldest kept arrival starts from the checkpoint before it
+        oldest = next((r for r in rows if r.checkpoint_id == oldest.parent), oldest)
+    return oldest.checkpoint_id, max(rows).checkpoint_id
+
+
+def checkpoint_row(checkpoint_id: Any, metadata: Mapping[str, Any], parent: Any) -> CheckpointRow:
+    """A checkpoint as pruning sees it; an unknown turn counts as 0."""
+    turn = metadata.get("turn")
+    return CheckpointRow(
+        str(checkpoint_id),
+        int(turn) if isinstance(turn, int) else 0,
+        str(parent) if parent else None,
+        metadata.get("source") == "input",
+    )
+
+
+class ChatSaver(ChatMetadata, SqliteSaver):
+    """SqliteSaver with per-channel blobs, compression and seed 001's checkpoint metadata."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        SqliteSaver.__init__(self, conn, serde=CompressedSerializer())
+        ChatMetadata.__init__(self)
+
+    def setup(self) -> None:
+        """LangGraph's tables, and the blob table."""
+        if self.is_setup:
+            return
+        super().setup()
+        self.conn.executescript(BLOBS_TABLE)
+
+    # writing
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """Save the checkpoint's changed channels as blobs and the rest as versions only."""
+        thread_id = str(config["configurable"]["thread_id"])
+        ns = str(config["configurable"].get("checkpoint_ns", ""))
+        values = checkpoint["channel_values"]
+        parent = str(config["configurable"].get("checkpoint_id") or "")
+        parent_seen = self._take_last(thread_id, ns, parent)
+        on_last = parent_seen is not None
+        meta = dict(metadata)
+        meta.update(self._describe(thread_id, parent, parent_seen, checkpoint, meta))
+        versions = checkpoint["channel_versions"]
+        wanted = {ch: str(versions[ch]) for ch in new_versions if ch in versions}
+        # on top of an unknown checkpoint, unchanged values may never have been stored here
+        unchanged = {ch: str(versions[ch]) for ch in values if ch in versions and ch not in wanted}
+        with self.cursor() as cur:
+            if unchanged and not on_last:
+                wanted.update(self._missing(cur, thread_id, ns, unchanged))
+            cur.executemany(
+                "INSERT OR REPLACE INTO checkpoint_blobs "
+                "(thread_id, checkpoint_ns, channel, version, type, blob) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (thread_id, ns, ch, version, *self._dump_value(values, ch))
+                    for ch, version in wanted.items()
+                ],
+            )
+        bare: Checkpoint = {**checkpoint, "channel_values": {}}
+        saved = super().put(config, bare, cast(CheckpointMetadata, meta), new_versions)
+        self._remember(thread_id, ns, checkpoint)
+        return saved
+
+    def _dump_value(self, values: Mapping[str, Any], channel: str) -> tuple[str, bytes | None]:
+        if channel not in values:
+            return "empty", None
+        return self.serde.dumps_typed(values[channel])
+
+    @staticmethod
+    def _missing(
+        cur: sqlite3.Cursor, thread_id: str, ns: str, channels: Mapping[str, str]
+    ) -> dict[str, str]:
+        keys = list(channels.items())
+        stored = set(
+            cur.execute(
+                "SELECT channel, version FROM checkpoint_blobs WHERE thread_id = ? AND "
+                f"checkpoint_ns = ? AND (channel, version) IN ({_pairs(len(keys))})",
+                (thread_id, ns, *(x for pair in keys for x in pair)),
+            ).fetchall()
+        )
+        return {ch: v for ch, v in keys if (ch, v) not in stored}
+
     def _versions_seen(self, thread_id: str, checkpoint_id: str) -> dict[str, Any]:
         """A saved checkpoint's versions_seen (the row alone: its values are not read)."""
         with self.cursor(transaction=False) as cur:
@@ -310,8 +373,7 @@ class ChatSaver(SqliteSaver):
 
     def delete_checkpoint(self, thread_id: str, checkpoint_id: str) -> None:
         """Delete one checkpoint row and its pending writes (its values stay for others)."""
-        with self._last_lock:
-            self._last.pop(thread_id, None)
+        self._forget(thread_id)
         with self.cursor() as cur:
             cur.execute(
                 "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id = ?",
@@ -390,8 +452,7 @@ class ChatSaver(SqliteSaver):
         super().delete_thread(thread_id)
         with self.cursor() as cur:
             cur.execute("DELETE FROM checkpoint_blobs WHERE thread_id = ?", (str(thread_id),))
-        with self._last_lock:
-            self._last.pop(str(thread_id), None)
+        self._forget(str(thread_id))
 
     def prune_turns(self, thread_id: str, keep_turns: int) -> int:
         """Keep every checkpoint of the thread's last `keep_turns` turns; return how many went.
@@ -401,18 +462,10 @@ class ChatSaver(SqliteSaver):
         fork makes a new thread), so a channel's blobs older than the oldest kept
         checkpoint's version of it are no longer referred to.
         """
-        rows = self._turns(thread_id)
-        if not rows:
+        plan = prune_plan(self._turns(thread_id), keep_turns)
+        if plan is None:
             return 0
-        newest_turn = max(r.turn for r in rows)
-        cutoff_turn = newest_turn - keep_turns + 1 if keep_turns > 0 else 0
-        kept = [r for r in rows if r.turn >= cutoff_turn]
-        oldest = min(kept) if kept else max(rows)
-        if oldest.arrival and oldest.parent:
-            # a fork from the oldest kept arrival starts from the checkpoint before it
-            oldest = next((r for r in rows if r.checkpoint_id == oldest.parent), oldest)
-        oldest_kept = oldest.checkpoint_id
-        newest = max(rows).checkpoint_id
+        oldest_kept, newest = plan
         with self.cursor() as cur:
             # A checkpoint's pending writes are its next step's results, which the step's
             # own checkpoint holds once it is saved: only the newest one's are still
@@ -450,37 +503,18 @@ class ChatSaver(SqliteSaver):
                     )
         return deleted
 
-    def _turns(self, thread_id: str) -> builtins.list[_Row]:
-        """The thread's checkpoints as `_Row`s; unknown turns count as 0."""
+    def _turns(self, thread_id: str) -> builtins.list[CheckpointRow]:
+        """The thread's checkpoints as `CheckpointRow`s; unknown turns count as 0."""
         with self.cursor(transaction=False) as cur:
             rows = cur.execute(
                 "SELECT checkpoint_id, metadata, parent_checkpoint_id FROM checkpoints "
                 "WHERE thread_id = ? AND checkpoint_ns = ''",
                 (thread_id,),
             ).fetchall()
-        found = []
-        for checkpoint_id, metadata, parent in rows:
-            meta = json.loads(metadata) if metadata else {}
-            turn = meta.get("turn")
-            found.append(
-                _Row(
-                    str(checkpoint_id),
-                    int(turn) if isinstance(turn, int) else 0,
-                    str(parent) if parent else None,
-                    meta.get("source") == "input",
-                )
-            )
-        return found
-
-
-class _Row(NamedTuple):
-    """A checkpoint as pruning sees it."""
-
-    checkpoint_id: str
-    turn: int
-    parent: str | None
-    arrival: bool
-    """Saved as a message arrived (LangGraph's `input` checkpoint)."""
+        return [
+            checkpoint_row(checkpoint_id, json.loads(metadata) if metadata else {}, parent)
+            for checkpoint_id, metadata, parent in rows
+        ]
 
 
 METADATA_KEYS = (

@@ -145,6 +145,30 @@ def begin_exclusive(conn: Connection) -> None:
         conn.execute("BEGIN IMMEDIATE")
 
 
+class Rows:
+    """A statement's rows, read at once (sqlite3's cursor surface over a closed cursor)."""
+
+    def __init__(self, rows: list[Any], rowcount: int) -> None:
+        self._rows = rows
+        self._next = 0
+        self.rowcount = rowcount
+
+    def fetchone(self) -> Any:
+        """The next row, or None."""
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    def fetchall(self) -> list[Any]:
+        """The remaining rows."""
+        rest, self._next = self._rows[self._next :], len(self._rows)
+        return rest
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+
 class PgConnection:
     """A psycopg connection with sqlite3's surface: `?` parameters, `with conn:` commits.
 
@@ -171,17 +195,20 @@ class PgConnection:
     def _sql(sql: str) -> str:
         return sql.replace("%", "%%").replace("?", "%s")
 
-    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.Cursor[Any]:
-        """Run one statement; the cursor holds its rows."""
-        if not parameters:  # psycopg reads no placeholders (nor %%) without parameters
-            return self.raw.execute(sql)
-        return self.raw.execute(self._sql(sql), tuple(parameters))
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Rows:
+        """Run one statement and return its rows (none for a statement that returns none)."""
+        with self.raw.cursor() as cur:
+            if parameters:
+                cur.execute(self._sql(sql), tuple(parameters))
+            else:  # psycopg reads no placeholders (nor %%) without parameters
+                cur.execute(sql)
+            return Rows(cur.fetchall() if cur.description else [], cur.rowcount)
 
-    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> psycopg.Cursor[Any]:
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Rows:
         """Run one statement once per parameter row."""
-        cur = self.raw.cursor()
-        cur.executemany(self._sql(sql), [tuple(p) for p in parameters])
-        return cur
+        with self.raw.cursor() as cur:
+            cur.executemany(self._sql(sql), [tuple(p) for p in parameters])
+            return Rows([], cur.rowcount)
 
     def executescript(self, script: str) -> None:
         """Run several `;`-separated statements (schema text)."""

@@ -1,6 +1,7 @@
-"""SQLite persistence: the checkpointer, the archive (turns and thread list), and pruning.
+"""Persistence: the checkpointer, the archive (turns and thread list), and pruning.
 
-One SQLite file holds both. A checkpoint is saved after every node, each channel value once
+One database holds both: a SQLite file (the embedded default) or, with DATABASE_URL, a
+PostgreSQL database that many processes and machines share (`graph.storage.db`). A checkpoint is saved after every node, each channel value once
 (see `graph.storage.checkpointer`); the checkpoints of the last CHECKPOINT_KEEP_TURNS turns
 are kept and older ones pruned after each turn. Summarized turns live in the archive, so the
 file grows with the transcript, not with its square.
@@ -15,10 +16,15 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graph.storage.archive import Archive
 from graph.storage.checkpointer import ChatSaver
+from graph.storage.db import DB_ERRORS, PgConnection, dialect, is_postgres_url
 from graph.storage.schema import SchemaError
+
+if TYPE_CHECKING:
+    from graph.storage.pg_checkpointer import PgChatSaver
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +38,14 @@ class StorageError(RuntimeError):
 
 @dataclass
 class Persistence:
-    """Checkpointer and archive on one SQLite file."""
+    """Checkpointer and archive on one database."""
 
-    saver: ChatSaver
+    saver: ChatSaver | PgChatSaver
     """LangGraph checkpointer: one thread per conversation."""
     archive: Archive
     """Archived turns, per-turn statistics, summary costs and the thread list."""
-    path: Path
-    """The database file."""
+    path: Path | None
+    """The SQLite file (None on PostgreSQL)."""
     notice: str = ""
     """Set when a corrupt file was moved aside and a new one started."""
     identity: tuple[int, int] = (0, 0)
@@ -51,6 +57,8 @@ class Persistence:
         SQLite keeps writing to the open (deleted) file, so without this check a turn would be
         reported saved into a file nobody will ever open again.
         """
+        if self.path is None:
+            return
         try:
             info = self.path.stat()
         except FileNotFoundError:
@@ -112,9 +120,11 @@ def _is_healthy(path: Path) -> bool:
 def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Persistence:
     """Open (or create) the database; a corrupt file is moved aside, never deleted.
 
-    A folder or file that cannot be written is named as such (StorageError), not mistaken
-    for damage.
+    `db_path` is a SQLite file or a `postgresql://` URL. A folder or file that cannot be
+    written is named as such (StorageError), not mistaken for damage.
     """
+    if is_postgres_url(str(db_path)):
+        return _open_postgres(str(db_path), busy_timeout_s)
     path = Path(db_path).expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -150,14 +160,38 @@ def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S
     )
 
 
-def prune_checkpoints(saver: ChatSaver, thread_id: str, keep_turns: int) -> int:
+def _open_postgres(url: str, timeout_s: float) -> Persistence:
+    """Open a PostgreSQL database: LangGraph's saver on one connection, the archive on another."""
+    from graph.storage.pg_checkpointer import PgChatSaver, connect_saver
+
+    try:
+        saver = PgChatSaver(connect_saver(url, max(timeout_s, 10.0)))
+        saver.setup()
+        archive = Archive(PgConnection(url, connect_timeout_s=max(timeout_s, 10.0)))
+    except SchemaError as exc:
+        raise StorageError(f"cannot open the database {_safe(url)}: {exc}") from exc
+    except DB_ERRORS as exc:
+        raise StorageError(f"cannot open the database {_safe(url)}: {exc}") from exc
+    return Persistence(saver=saver, archive=archive, path=None)
+
+
+def _safe(url: str) -> str:
+    """A database URL without its password, to show."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not at:
+        return url
+    return f"{scheme}{sep}{credentials.partition(':')[0]}@{host}"
+
+
+def prune_checkpoints(saver: ChatSaver | PgChatSaver, thread_id: str, keep_turns: int) -> int:
     """Delete the thread's checkpoints older than its last `keep_turns` turns; return the count.
 
     Runs between turns only; `keep_turns` 0 keeps all. The file's freed pages go back to
     the file system.
     """
     deleted = saver.prune_turns(thread_id, keep_turns)
-    if deleted:
+    if deleted and isinstance(saver, ChatSaver):
         # Python's execute() steps a pragma once, which frees a single page; executescript
         # runs it to the end and returns every free page to the file system.
         with saver.lock:
@@ -166,10 +200,21 @@ def prune_checkpoints(saver: ChatSaver, thread_id: str, keep_turns: int) -> int:
 
 
 def database_bytes(path: str | Path) -> int:
-    """Bytes on disk of the database, its WAL and shared-memory files."""
+    """Bytes on disk of a SQLite database, its WAL and shared-memory files."""
     base = Path(path)
     return sum(
         Path(f"{base}{suffix}").stat().st_size
         for suffix in ("", "-wal", "-shm")
         if Path(f"{base}{suffix}").exists()
     )
+
+
+def table_bytes(archive: Archive) -> int:
+    """Bytes of the project's tables on PostgreSQL, indexes and TOAST included."""
+    if dialect(archive.conn) != "postgres":
+        raise ValueError("table_bytes is for PostgreSQL; use database_bytes for a SQLite file")
+    rows = archive.execute(
+        "SELECT coalesce(sum(pg_total_relation_size(quote_ident(table_name))), 0) "
+        "FROM information_schema.tables WHERE table_schema = current_schema()"
+    )
+    return int(rows[0][0])

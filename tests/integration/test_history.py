@@ -4,6 +4,7 @@ crash in the middle of a turn that keeps the user's message."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -28,19 +29,20 @@ from graph.session import (
 from graph.settings import load_settings
 from tests.fakes import openai_server as oai
 from tests.fakes.http_server import FakeHTTPServer
+from tests.integration.conftest import Store
 from tests.unit.test_session import _talk
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _open(db: Path, **env: str):
-    settings = load_settings({"CHAT_DB_PATH": str(db), "CHAT_PROVIDER": "offline", **env})
+def _open(where: dict[str, str], **env: str):
+    settings = load_settings({**where, "CHAT_PROVIDER": "offline", **env})
     return open_app(settings, tools=[], approval_required=frozenset())
 
 
 @pytest.fixture
-def app(tmp_path: Path):
-    chat = _open(tmp_path / "chat.sqlite", CHECKPOINT_KEEP_TURNS="3")
+def app(store: Store):
+    chat = _open(store("chat"), CHECKPOINT_KEEP_TURNS="3")
     yield chat
     chat.persistence.close()
 
@@ -71,8 +73,8 @@ def test_every_node_leaves_a_checkpoint_with_seed_metadata_and_three_turns_are_k
     assert [e["turns"] for e in view.summary_history] == [[1, 2, 3], [4, 5, 6]]
 
 
-def test_keep_zero_keeps_every_turn(tmp_path: Path) -> None:
-    chat = _open(tmp_path / "all.sqlite", CHECKPOINT_KEEP_TURNS="0")
+def test_keep_zero_keeps_every_turn(store: Store) -> None:
+    chat = _open(store("all"), CHECKPOINT_KEEP_TURNS="0")
     thread = new_thread(chat)
     _talk(chat, thread, 5)
     per_turn = Counter(c["turn"] for c in checkpoints(chat, thread) if c["node"] != "input")
@@ -143,11 +145,11 @@ def test_a_pruned_or_unknown_checkpoint_cannot_be_forked(app) -> None:
 
 
 _CHILD = """
-import sys
+import json, sys
 sys.path.insert(0, sys.argv[1])
 from graph.session import new_thread, open_app, run_turn
 from graph.settings import load_settings
-app = open_app(load_settings({"CHAT_DB_PATH": sys.argv[2], "CHAT_PROVIDER": "openai",
+app = open_app(load_settings({**json.loads(sys.argv[2]), "CHAT_PROVIDER": "openai",
     "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": sys.argv[3]}), tools=[], index=None)
 run_turn(app, sys.argv[4], "회의는 목요일 오후 3시, 장소는 본관 7층입니다. 길게 설명해 줘.",
          turn_count=1, compression_rate=0.3)
@@ -156,16 +158,16 @@ run_turn(app, sys.argv[4], "회의는 목요일 오후 3시, 장소는 본관 7�
 
 @pytest.mark.timeout(120)
 def test_a_crash_while_the_model_answers_keeps_the_message_unanswered(
-    tmp_path: Path, http_server: FakeHTTPServer
+    store: Store, http_server: FakeHTTPServer
 ) -> None:
-    db = tmp_path / "crash.sqlite"
+    db = store("crash")
     chat = _open(db)
     thread = new_thread(chat)
     chat.persistence.close()
     words = " ".join(f"word{i}" for i in range(200))
     bodies = oai.install(http_server, [oai.slow_text(words, 0.05)])
     child = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(ROOT), str(db), f"{http_server.url}/v1", thread],
+        [sys.executable, "-c", _CHILD, str(ROOT), json.dumps(db), f"{http_server.url}/v1", thread],
         cwd=ROOT,
     )
     deadline = time.monotonic() + 60
@@ -188,12 +190,12 @@ def test_a_crash_while_the_model_answers_keeps_the_message_unanswered(
 
 
 def test_switching_to_three_turn_brings_back_every_summary_a_window_kept_apart(
-    tmp_path: Path,
+    store: Store,
 ) -> None:
     from graph.session import set_thread_strategy
     from graph.session.preview import preview_next_context
 
-    chat = _open(tmp_path / "switch.sqlite", CHECKPOINT_KEEP_TURNS="3")
+    chat = _open(store("switch"), CHECKPOINT_KEEP_TURNS="3")
     thread = new_thread(chat)
     set_thread_strategy(chat, thread, "sliding_window")
     _talk(chat, thread, 30)
@@ -208,11 +210,8 @@ def test_switching_to_three_turn_brings_back_every_summary_a_window_kept_apart(
     chat.persistence.close()
 
 
-def test_a_fork_of_a_paused_checkpoint_asks_for_the_approval_again(tmp_path: Path) -> None:
-    chat = open_app(
-        load_settings({"CHAT_DB_PATH": str(tmp_path / "p.sqlite"), "CHAT_PROVIDER": "offline"}),
-        index=None,
-    )
+def test_a_fork_of_a_paused_checkpoint_asks_for_the_approval_again(store: Store) -> None:
+    chat = open_app(load_settings({**store("p"), "CHAT_PROVIDER": "offline"}), index=None)
     thread = new_thread(chat)
     outcome = run_turn(
         chat,
@@ -242,28 +241,39 @@ def test_a_fork_at_a_messages_arrival_is_the_turn_before_it(app) -> None:
     assert [n for n, _ in view.turns] == [1, 2]
 
 
-def test_pruning_leaves_every_kept_checkpoint_whole(tmp_path: Path) -> None:
+def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
     from graph.session.app import config_for
 
-    chat = _open(tmp_path / "whole.sqlite", CHECKPOINT_KEEP_TURNS="2")
+    chat = _open(store("whole"), CHECKPOINT_KEEP_TURNS="2")
     thread = new_thread(chat)
     _talk(chat, thread, 12)
     saver = chat.persistence.saver
     kept = saver.history(thread)
     assert {c["metadata"]["turn"] for c in kept} <= {10, 11, 12}
-    referenced = set()
+    referenced: set[tuple[str, str]] = set()
+    # PostgreSQL's saver keeps plain values in the checkpoint row and stores no empty ones
+    inline: set[str] = set()
     for row in kept:
         config = config_for(thread, chat.settings)
         config["configurable"]["checkpoint_id"] = row["checkpoint_id"]
         found = saver.get_tuple(config)
         assert found is not None and found.checkpoint["channel_values"]["turn_count"] >= 10
+        values = found.checkpoint["channel_values"]
         referenced |= {(ch, str(v)) for ch, v in found.checkpoint["channel_versions"].items()}
-    stored = set(
-        saver.conn.execute(
+        inline |= {
+            ch
+            for ch in found.checkpoint["channel_versions"]
+            if ch not in values or values[ch] is None or isinstance(values[ch], (str, int, float))
+        }
+    stored = {
+        tuple(row)
+        for row in chat.persistence.archive.execute(
             "SELECT channel, version FROM checkpoint_blobs WHERE thread_id = ?", (thread,)
-        ).fetchall()
-    )
-    assert stored == referenced  # every value a kept checkpoint uses, and no other
+        )
+    }
+    # every value a kept checkpoint uses, and no other
+    assert stored <= referenced and {ch for ch, _ in referenced - stored} <= inline
+    assert "messages" in {ch for ch, _ in stored}
     chat.persistence.close()
 
 
@@ -367,13 +377,13 @@ def test_the_first_turn_sent_again_starts_an_empty_fork_and_an_empty_thread_has_
 
 
 def test_with_one_turn_kept_every_listed_checkpoint_forks_and_the_last_turn_is_sent_again(
-    tmp_path: Path,
+    store: Store,
 ) -> None:
     """Pruning keeps the checkpoint before the oldest kept arrival, so the arrival listed
     for the last turn forks (regenerate works with CHECKPOINT_KEEP_TURNS=1)."""
     from graph.session import redo_last_turn
 
-    chat = _open(tmp_path / "one.sqlite", CHECKPOINT_KEEP_TURNS="1")
+    chat = _open(store("one"), CHECKPOINT_KEEP_TURNS="1")
     thread = new_thread(chat)
     _talk(chat, thread, 5)
     listed = checkpoints(chat, thread)
