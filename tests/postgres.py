@@ -67,7 +67,17 @@ class PostgresServer:
             os.chown(self.root, info.pw_uid, info.pw_gid)
         self.user = self.owner or pwd.getpwuid(os.geteuid()).pw_name
         self._run(
-            [initdb, "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8", "--no-sync"]
+            [
+                initdb,
+                "-D",
+                str(self.data),
+                "-U",
+                self.user,
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ]
         )
         self._run(
             [

@@ -9,6 +9,7 @@ listing, and pruning by turns (`graph.storage.checkpointer` for both).
 from __future__ import annotations
 
 import builtins
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
@@ -17,6 +18,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata
 from langgraph.checkpoint.postgres import PostgresSaver
 from psycopg import Connection, Cursor
+from psycopg.errors import LockNotAvailable
 from psycopg.rows import DictRow, dict_row
 
 from graph.storage.checkpointer import (
@@ -31,6 +33,8 @@ from graph.storage.checkpointer import (
 SETUP_LOCK = 7_002_001
 """Advisory lock held while LangGraph's tables are made, so two processes starting at once
 do not both run its migrations."""
+SETUP_WAIT_S = 60.0
+"""How long a process waits for another one setting the database up."""
 
 
 def connect_saver(url: str, connect_timeout_s: float = 10.0) -> Connection[DictRow]:
@@ -53,8 +57,18 @@ class PgChatSaver(ChatMetadata, PostgresSaver):
 
     def setup(self) -> None:
         """LangGraph's tables and their migrations, one process at a time."""
-        with self._cursor() as cur:
-            cur.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK,))
+        # Polled, not waited for: LangGraph's migrations build indexes CONCURRENTLY, which
+        # waits for every open transaction, a blocked lock request included (a deadlock).
+        deadline = time.monotonic() + SETUP_WAIT_S
+        while True:
+            with self._cursor() as cur:
+                cur.execute("SELECT pg_try_advisory_lock(%s) AS got", (SETUP_LOCK,))
+                row = cur.fetchone()
+            if row and row["got"]:
+                break
+            if time.monotonic() > deadline:
+                raise LockNotAvailable("another process kept the database's set-up lock")
+            time.sleep(0.05)
         try:
             super().setup()
         finally:

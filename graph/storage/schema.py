@@ -9,7 +9,10 @@ stores checkpoint channel values once per version in `checkpoint_blobs` (see
 `graph.storage.checkpointer`), so its checkpoint rows no longer hold the state: an older app
 must refuse such a file rather than read empty states; its older checkpoints still read. It
 also keeps every summary and digest once in `summary_items` (see `graph.storage.summaries`);
-a thread of an earlier version moves its summaries there at its next summary. A file
+a thread of an earlier version moves its summaries there at its next summary. Version 5
+changes no table: JSON values are stored as bytes, compressed or not (one column type on
+PostgreSQL), which version 4 would misread as compressed; older values still read. A
+PostgreSQL database starts at the current version (none was written before 5). A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
 """
@@ -24,7 +27,7 @@ from graph.storage.db import Connection, begin_exclusive, ddl, dialect, tables
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The version this code writes."""
 
 V1 = """
@@ -153,6 +156,7 @@ UPGRADES: dict[int, tuple[str, Callable[[Connection], None] | None]] = {
     2: (V2, _backfill_recall),
     3: ("", _reindex_recall),
     4: (BLOBS_TABLE + V4, None),
+    5: ("", None),
 }
 """Version -> (tables it adds, data it fills in), applied in order."""
 

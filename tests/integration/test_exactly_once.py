@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ from langchain_core.tools import tool
 from graph.session import load_thread, new_thread, open_app, pending_approval, resume_turn, run_turn
 from graph.settings import load_settings
 from tests.fakes.chat import ScriptedModel
+from tests.integration.conftest import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,8 +41,8 @@ def _tools(log: Path):
     return [calculator, python_repl]
 
 
-def _app(db: Path, log: Path, script: list):
-    settings = load_settings({"CHAT_DB_PATH": str(db), "CHAT_PROVIDER": "offline"})
+def _app(where: dict[str, str], log: Path, script: list):
+    settings = load_settings({**where, "CHAT_PROVIDER": "offline"})
     return open_app(
         settings,
         model=ScriptedModel(script),
@@ -57,14 +59,14 @@ def _calls(*calls: tuple[str, dict]) -> AIMessage:
     )
 
 
-def test_parallel_calls_each_run_once_across_approvals(tmp_path: Path) -> None:
+def test_parallel_calls_each_run_once_across_approvals(tmp_path: Path, store: Store) -> None:
     log = tmp_path / "runs.log"
     message = _calls(
         ("calculator", {"expression": "3+4"}),
         ("python_repl", {"code": "print('first')"}),
         ("python_repl", {"code": "print('second')"}),
     )
-    app = _app(tmp_path / "c.sqlite", log, [message, "다 했습니다."])
+    app = _app(store("c"), log, [message, "다 했습니다."])
     thread = new_thread(app)
     out = run_turn(app, thread, "계산하고 코드 두 개 돌려줘", turn_count=1, compression_rate=0.3)
     assert out.pending["tool_call_id"] == "call_1"
@@ -82,26 +84,26 @@ def test_parallel_calls_each_run_once_across_approvals(tmp_path: Path) -> None:
 
 
 _RESUMER = """
-import sys
+import json, sys
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
 from tests.integration.test_exactly_once import _app
 from graph.session import resume_turn
-app = _app(Path(sys.argv[2]), Path(sys.argv[3]), ["끝"])
+app = _app(json.loads(sys.argv[2]), Path(sys.argv[3]), ["끝"])
 resume_turn(app, sys.argv[4], "approve")
 """
 
 
 def test_a_crash_between_approval_and_result_asks_again_before_running_again(
-    tmp_path: Path,
+    tmp_path: Path, store: Store
 ) -> None:
-    db, log = tmp_path / "c.sqlite", tmp_path / "runs.log"
+    db, log = store("c"), tmp_path / "runs.log"
     app = _app(db, log, [_calls(("python_repl", {"code": "slow job"}))])
     thread = new_thread(app)
     run_turn(app, thread, "느린 코드 돌려줘", turn_count=1, compression_rate=0.3)
     app.persistence.close()
     child = subprocess.Popen(
-        [sys.executable, "-c", _RESUMER, str(ROOT), str(db), str(log), thread], cwd=ROOT
+        [sys.executable, "-c", _RESUMER, str(ROOT), json.dumps(db), str(log), thread], cwd=ROOT
     )
     for _ in range(200):  # the approved code started in the child
         if log.exists() and log.read_text():

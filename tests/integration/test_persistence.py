@@ -23,6 +23,7 @@ from graph.session import (
 )
 from graph.settings import load_settings
 from graph.storage.persistence import StorageError, open_persistence
+from tests.integration.conftest import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +31,7 @@ _WRITER = """
 import json, sys
 from graph.session import open_app, new_thread, run_turn
 from graph.settings import load_settings
-app = open_app(load_settings({"CHAT_DB_PATH": sys.argv[1]}), tools=[], approval_required=frozenset())
+app = open_app(load_settings(json.loads(sys.argv[1])), tools=[], approval_required=frozenset())
 thread = new_thread(app)
 for turn in range(1, 8):
     run_turn(app, thread, f"기록 {turn}: 예산 {turn * 100}만원", turn_count=turn, compression_rate=0.3)
@@ -38,19 +39,17 @@ print(json.dumps({"thread": thread}))
 """
 
 
-def test_conversation_comes_back_in_a_new_process(tmp_path: Path) -> None:
-    db = tmp_path / "chat.sqlite"
+def test_conversation_comes_back_in_a_new_process(store: Store) -> None:
+    db = store("chat")
     out = subprocess.run(
-        [sys.executable, "-c", _WRITER, str(db)],
+        [sys.executable, "-c", _WRITER, json.dumps(db)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
     )
     thread = json.loads(out.stdout)["thread"]
-    app = open_app(
-        load_settings({"CHAT_DB_PATH": str(db)}), tools=[], approval_required=frozenset()
-    )
+    app = open_app(load_settings(db), tools=[], approval_required=frozenset())
     view = load_thread(app, thread)
     assert view.turn_count == 7
     assert [e["turns"] for e in view.summary_history] == [[1, 2, 3], [4, 5, 6]]

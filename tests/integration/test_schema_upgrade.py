@@ -148,3 +148,23 @@ def test_the_v3_upgrade_reindexes_english_words_cut_by_version_2(
         ] == [1]
     finally:
         app.persistence.close()
+
+
+def test_a_postgresql_database_records_its_version_and_refuses_a_newer_one(pg_url: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from graph.storage.persistence import open_persistence
+
+    # two processes starting on a new database at once: one makes the tables, both open
+    with ThreadPoolExecutor(2) as pool:
+        opened = list(pool.map(lambda _: open_persistence(pg_url), range(2)))
+    assert sorted(p.archive.upgraded_from for p in opened) in ([0, 0], [0, SCHEMA_VERSION])
+    for persistence in opened:
+        persistence.close()
+    persistence = open_persistence(pg_url)
+    assert persistence.archive.upgraded_from == SCHEMA_VERSION
+    assert schema_version(persistence.archive.conn) == SCHEMA_VERSION
+    persistence.archive.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    persistence.close()
+    with pytest.raises(StorageError, match=f"schema version {SCHEMA_VERSION + 1}, newer than"):
+        open_persistence(pg_url)

@@ -25,6 +25,7 @@ from graph.session import (
     threads,
 )
 from graph.settings import load_settings
+from tests.integration.conftest import Store
 
 SAID = [
     "제 차는 흰색 아반떼이고 주차 자리는 지하 2층 B-14예요.",
@@ -38,10 +39,8 @@ SAID = [
 ]
 
 
-def _app(tmp_path: Path):
-    settings = load_settings(
-        {"CHAT_DB_PATH": str(tmp_path / "t.sqlite"), "CHAT_PROVIDER": "offline"}
-    )
+def _app(where: dict[str, str]):
+    settings = load_settings({**where, "CHAT_PROVIDER": "offline"})
     return open_app(settings, index=None)
 
 
@@ -58,8 +57,8 @@ def _comparable(export: dict) -> dict:
     return out
 
 
-def test_an_export_imports_as_the_same_thread(tmp_path: Path) -> None:
-    app = _app(tmp_path)
+def test_an_export_imports_as_the_same_thread(store: Store) -> None:
+    app = _app(store("t"))
     thread = new_thread(app)
     set_thread_budget(app, thread, 3000)
     set_thread_recall(app, thread, True)
@@ -105,7 +104,7 @@ def test_an_export_imports_as_the_same_thread(tmp_path: Path) -> None:
     ],
 )
 def test_a_broken_export_is_refused_and_writes_nothing(tmp_path: Path, change, message) -> None:
-    app = _app(tmp_path)
+    app = _app({"CHAT_DB_PATH": str(tmp_path / "t.sqlite")})
     thread = new_thread(app)
     for turn, text in enumerate(SAID[:4], start=1):
         run_turn(app, thread, text, turn_count=turn, compression_rate=0.3)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -17,6 +16,7 @@ from graph.errors import InputError, ThreadBusy
 from graph.session import load_thread, new_thread, open_app, run_turn
 from graph.settings import load_settings
 from graph.storage.leases import acquire, release
+from tests.integration.conftest import Store
 
 ROUNDS = 20
 
@@ -42,13 +42,13 @@ class SlowModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content="ok"))])
 
 
-def _app(db: Path):
-    settings = load_settings({"CHAT_DB_PATH": str(db), "CHAT_PROVIDER": "offline"})
+def _app(where: dict[str, str]):
+    settings = load_settings({**where, "CHAT_PROVIDER": "offline"})
     return open_app(settings, model=SlowModel(), tools=[], index=None)
 
 
-def _writer(db: str, thread: str, name: str, barrier: Any, results: Any) -> None:
-    app = _app(Path(db))
+def _writer(db: dict[str, str], thread: str, name: str, barrier: Any, results: Any) -> None:
+    app = _app(db)
     for round_ in range(ROUNDS):
         barrier.wait()
         turn = load_thread(app, thread, recent_turns=1).turn_count + 1
@@ -62,15 +62,15 @@ def _writer(db: str, thread: str, name: str, barrier: Any, results: Any) -> None
     app.persistence.close()
 
 
-def test_two_processes_on_one_thread_one_runs_the_other_is_busy(tmp_path: Path) -> None:
-    db = tmp_path / "shared.sqlite"
+def test_two_processes_on_one_thread_one_runs_the_other_is_busy(store: Store) -> None:
+    db = store("shared")
     app = _app(db)
     thread = new_thread(app)
     app.persistence.close()
     ctx = multiprocessing.get_context("fork")
     barrier, results = ctx.Barrier(2), ctx.Queue()
     workers = [
-        ctx.Process(target=_writer, args=(str(db), thread, name, barrier, results))
+        ctx.Process(target=_writer, args=(db, thread, name, barrier, results))
         for name in ("A", "B")
     ]
     for w in workers:
@@ -94,8 +94,8 @@ def test_two_processes_on_one_thread_one_runs_the_other_is_busy(tmp_path: Path) 
     print(f"{ROUNDS} rounds: {busy} busy, {2 * ROUNDS - len(ok) - busy} out of order")
 
 
-def test_a_lease_expires_and_can_be_renewed(tmp_path: Path) -> None:
-    app = _app(tmp_path / "l.sqlite")
+def test_a_lease_expires_and_can_be_renewed(store: Store) -> None:
+    app = _app(store("l"))
     archive = app.persistence.archive
     assert acquire(archive, "t", "one", lease_s=0.2)
     assert not acquire(archive, "t", "two")  # held
@@ -109,12 +109,12 @@ def test_a_lease_expires_and_can_be_renewed(tmp_path: Path) -> None:
     app.persistence.close()
 
 
-def test_a_lease_whose_release_was_refused_does_not_block_this_process(tmp_path: Path) -> None:
+def test_a_lease_whose_release_was_refused_does_not_block_this_process(store: Store) -> None:
     """A turn that ended while its release failed (a full disk) left its row behind: the
     next turn of the same process takes the thread, another live writer still cannot."""
     from graph.storage import leases
 
-    app = _app(tmp_path / "stale.sqlite")
+    app = _app(store("stale"))
     archive = app.persistence.archive
     original = leases.release
     try:
