@@ -96,9 +96,11 @@ def install(
     summary: Callable[[dict[str, Any]], str] | None = None,
     entities: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None,
     label: Callable[[dict[str, Any]], str] | None = None,
+    default: Responder | None = None,
 ) -> list[dict[str, Any]]:
-    """Answer chat calls from `script` in order, summary calls with `summary`, structured
-    entity calls with `entities`, safeguard checks with `label`; return the bodies seen."""
+    """Answer chat calls from `script` in order (then with `default`), summary calls with
+    `summary`, structured entity calls with `entities`, safeguard checks with `label`;
+    return the bodies seen."""
     bodies: list[dict[str, Any]] = []
 
     def handle(req: Request) -> Reply:
@@ -120,9 +122,11 @@ def install(
             and ("요약하세요" in last or "다시 쓰세요" in last)
         ):
             return Reply(chunks=stream_text(summary(body)))
-        if not script:
-            return Reply(chunks=stream_text("(no more script)"))
-        return script.pop(0)(body)
+        if script:
+            return script.pop(0)(body)
+        if default is not None:
+            return default(body)
+        return Reply(chunks=stream_text("(no more script)"))
 
     server.route("POST", "/v1/chat/completions", handle)
     return bodies

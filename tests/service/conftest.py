@@ -91,8 +91,10 @@ def service_env(tmp_path: Path, **overrides: str) -> dict[str, str]:
     return env
 
 
-def start_service(tmp_path: Path, name: str = "api", **overrides: str) -> Service:
-    port = free_port()
+def start_service(
+    tmp_path: Path, name: str = "api", port: int | None = None, **overrides: str
+) -> Service:
+    port = port or free_port()
     env = service_env(tmp_path, PORT=str(port), **overrides)
     proc = start([sys.executable, "-m", "service"], env, tmp_path / f"{name}.log")
     url = f"http://127.0.0.1:{port}"
