@@ -1,7 +1,8 @@
 """Past one machine (issue 14): two API processes and three worker processes share one
 PostgreSQL database and one Redis. Thirty conversations of ten turns run at once, each turn
 sent to the API the other one was not; one worker is killed with SIGKILL while it streams an
-answer, and one API process is restarted in the middle of the run. Every turn is answered
+answer, and one API process is killed and started again in the middle of the run (the
+streams it served are read on from the other API). Every turn is answered
 exactly once, no job is lost, every thread is whole, and either API continues any
 conversation. Real PostgreSQL, Redis, API and worker processes; the model is a fake
 OpenAI-compatible server that answers slowly, naming the message it answers."""
@@ -52,6 +53,8 @@ class Apis:
         self.services = services
         self.down: set[int] = set()
         self.lock = threading.Lock()
+        self.reconnects = 0
+        """Streams that were cut (their API went away) and read on from the other one."""
 
     def pick(self, preferred: int) -> Service:
         with self.lock:
@@ -62,8 +65,8 @@ class Apis:
         with self.lock:
             self.down.add(index)
         old = self.services[index]
-        time.sleep(0.5)  # let requests already sent to it finish
-        old.proc.stop()
+        time.sleep(0.5)  # no new request goes to it; those sent have been answered
+        old.proc.kill()  # a crash: the event streams it serves are cut mid-answer
         port = int(old.url.rsplit(":", 1)[1])
         env = {k: v for k, v in old.env.items() if k != "PORT"}
         overrides = {k: env[k] for k in _SHARED if k in env}
@@ -109,7 +112,8 @@ def _follow(apis: Apis, job_id: str, preferred: int, watch: Any = None) -> list[
                     if event["type"] == "done":
                         return events
         except httpx.TransportError:
-            pass
+            with apis.lock:
+                apis.reconnects += 1
         attempt += 1
         time.sleep(0.2)
 
@@ -215,6 +219,7 @@ def test_thirty_conversations_on_two_apis_and_three_workers_survive_a_kill_and_a
                     done += 1
         assert done == CONVERSATIONS * TURNS  # no job lost
         assert reruns >= 1  # the killed worker's job ran again on another worker
+        assert apis.reconnects >= 1  # the restart cut streams, read on from the other API
 
         # every thread whole: its ten messages in order, each answered once, as sent
         settings = load_settings({"DATABASE_URL": pg_url, "CHAT_PROVIDER": "offline"})
@@ -246,7 +251,8 @@ def test_thirty_conversations_on_two_apis_and_three_workers_survive_a_kill_and_a
         print(
             f"{CONVERSATIONS}x{TURNS} turns in {elapsed:.1f} s on 2 APIs and 3 workers; "
             f"worker {killed['pid']} killed at event {killed['at']} of job {killed['job']}; "
-            f"{reruns} job(s) re-run; API 1 restarted"
+            f"{reruns} job(s) re-run; API 1 restarted, {apis.reconnects} stream(s) read on "
+            "from the other API"
         )
     finally:
         for proc in workers:
