@@ -16,16 +16,22 @@ matters here, the transaction and its locks.
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import suppress
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 try:
     import psycopg
 except ImportError:  # pragma: no cover - psycopg is a dependency; SQLite works without it
     psycopg = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -174,22 +180,57 @@ class PgConnection:
 
     The connection is in autocommit mode and opens a transaction only for `with conn:`
     (or `BEGIN`), so a lone read never leaves a transaction idle. Nested `with` blocks
-    join the outer transaction.
+    join the outer transaction. A connection the server dropped (a restart, a failover) is
+    made again before the next statement outside a transaction; a statement that found it
+    dropped runs once more on the new one (it never reached the server). Inside a
+    transaction the failure is the caller's, as any other.
     """
 
     def __init__(self, url: str, *, connect_timeout_s: float = 10.0) -> None:
         if psycopg is None:  # pragma: no cover
             raise RuntimeError("PostgreSQL needs the psycopg package")
         self.url = url
-        self.raw = psycopg.connect(
-            url, autocommit=True, prepare_threshold=None, connect_timeout=int(connect_timeout_s)
-        )
+        self._timeout = int(connect_timeout_s)
         self._depth = 0
+        self._closed = False
+        self.reconnects = 0
+        """How often the connection was made again."""
+        self.raw = self._connect()
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        return psycopg.connect(
+            self.url, autocommit=True, prepare_threshold=None, connect_timeout=self._timeout
+        )
+
+    def _dropped(self) -> bool:
+        return not self._closed and (self.raw.broken or self.raw.closed)
+
+    def _again(self) -> None:
+        log.warning("the PostgreSQL connection was lost; connecting again")
+        with suppress(Exception):
+            self.raw.close()
+        self.raw = self._connect()
+        self.reconnects += 1
+
+    def _run(self, step: Callable[[], T]) -> T:
+        inside = self._depth > 0 or self.in_transaction
+        if not inside and self._dropped():
+            self._again()
+        try:
+            return step()
+        except psycopg.OperationalError:
+            if inside or not self._dropped():
+                raise
+            self._again()
+            return step()
 
     @property
     def in_transaction(self) -> bool:
         """Whether a transaction is open (sqlite3's attribute)."""
-        return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+        return self.raw.info.transaction_status not in (
+            psycopg.pq.TransactionStatus.IDLE,
+            psycopg.pq.TransactionStatus.UNKNOWN,  # dropped: nothing of it is open
+        )
 
     @staticmethod
     def _sql(sql: str) -> str:
@@ -197,23 +238,32 @@ class PgConnection:
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Rows:
         """Run one statement and return its rows (none for a statement that returns none)."""
-        with self.raw.cursor() as cur:
-            if parameters:
-                cur.execute(self._sql(sql), tuple(parameters))
-            else:  # psycopg reads no placeholders (nor %%) without parameters
-                cur.execute(sql)
-            return Rows(cur.fetchall() if cur.description else [], cur.rowcount)
+
+        def step() -> Rows:
+            with self.raw.cursor() as cur:
+                if parameters:
+                    cur.execute(self._sql(sql), tuple(parameters))
+                else:  # psycopg reads no placeholders (nor %%) without parameters
+                    cur.execute(sql)
+                return Rows(cur.fetchall() if cur.description else [], cur.rowcount)
+
+        return self._run(step)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Rows:
         """Run one statement once per parameter row."""
-        with self.raw.cursor() as cur:
-            cur.executemany(self._sql(sql), [tuple(p) for p in parameters])
-            return Rows([], cur.rowcount)
+        rows = [tuple(p) for p in parameters]
+
+        def step() -> Rows:
+            with self.raw.cursor() as cur:
+                cur.executemany(self._sql(sql), rows)
+                return Rows([], cur.rowcount)
+
+        return self._run(step)
 
     def executescript(self, script: str) -> None:
         """Run several `;`-separated statements (schema text)."""
         for statement in ddl(self, script):
-            self.raw.execute(statement)
+            self.execute(statement)
 
     def commit(self) -> None:
         """Commit the open transaction, if any."""
@@ -221,17 +271,18 @@ class PgConnection:
             self.raw.execute("COMMIT")
 
     def rollback(self) -> None:
-        """Roll the open transaction back, if any."""
-        if self.in_transaction:
+        """Roll the open transaction back, if any (a dropped connection has none)."""
+        if self.in_transaction and not self.raw.broken:
             self.raw.execute("ROLLBACK")
 
     def close(self) -> None:
         """Close the connection."""
+        self._closed = True
         self.raw.close()
 
     def __enter__(self) -> PgConnection:
         if self._depth == 0 and not self.in_transaction:
-            self.raw.execute("BEGIN")
+            self._run(lambda: self.raw.execute("BEGIN"))
         self._depth += 1
         return self
 

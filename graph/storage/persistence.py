@@ -160,17 +160,22 @@ def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S
     )
 
 
-def _open_postgres(url: str, timeout_s: float) -> Persistence:
-    """Open a PostgreSQL database: LangGraph's saver on one connection, the archive on another."""
-    from graph.storage.pg_checkpointer import PgChatSaver, connect_saver
+_OPEN_FAILURES: tuple[type[Exception], ...] = (SchemaError, *DB_ERRORS)
 
+
+def _open_postgres(url: str, timeout_s: float) -> Persistence:
+    """Open a PostgreSQL database: LangGraph's saver on its pool, the archive on a connection."""
+    from graph.storage.pg_checkpointer import PgChatSaver
+
+    timeout_s = max(timeout_s, 10.0)
+    saver: PgChatSaver | None = None
     try:
-        saver = PgChatSaver(connect_saver(url, max(timeout_s, 10.0)))
+        saver = PgChatSaver(url, timeout_s)
         saver.setup()
-        archive = Archive(PgConnection(url, connect_timeout_s=max(timeout_s, 10.0)))
-    except SchemaError as exc:
-        raise StorageError(f"cannot open the database {_safe(url)}: {exc}") from exc
-    except DB_ERRORS as exc:
+        archive = Archive(PgConnection(url, connect_timeout_s=timeout_s))
+    except _OPEN_FAILURES as exc:
+        if saver is not None:
+            saver.conn.close()
         raise StorageError(f"cannot open the database {_safe(url)}: {exc}") from exc
     return Persistence(saver=saver, archive=archive, path=None)
 

@@ -17,9 +17,11 @@ from typing import Any, cast
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata
 from langgraph.checkpoint.postgres import PostgresSaver
-from psycopg import Connection, Cursor
+from langgraph.checkpoint.postgres._internal import get_connection
+from psycopg import Connection, Cursor, OperationalError
 from psycopg.errors import LockNotAvailable
 from psycopg.rows import DictRow, dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from graph.storage.checkpointer import (
     INTERRUPT,
@@ -37,43 +39,59 @@ SETUP_WAIT_S = 60.0
 """How long a process waits for another one setting the database up."""
 
 
-def connect_saver(url: str, connect_timeout_s: float = 10.0) -> Connection[DictRow]:
-    """A connection as LangGraph's PostgreSQL saver wants it (autocommit, rows as dicts)."""
-    return Connection.connect(
+def saver_pool(url: str, connect_timeout_s: float = 10.0) -> ConnectionPool[Connection[DictRow]]:
+    """Connections as LangGraph's PostgreSQL saver wants them (autocommit, rows as dicts).
+
+    A pool of one or two, each checked as it is taken, so a connection the server dropped
+    (a restart, a failover) is replaced instead of failing every later turn.
+    """
+    pool: ConnectionPool[Connection[DictRow]] = ConnectionPool(
         url,
-        autocommit=True,
-        prepare_threshold=0,
-        row_factory=dict_row,
-        connect_timeout=int(connect_timeout_s),
+        min_size=1,
+        max_size=2,
+        kwargs={
+            "autocommit": True,
+            "prepare_threshold": 0,
+            "row_factory": dict_row,
+            "connect_timeout": int(connect_timeout_s),
+        },
+        check=ConnectionPool.check_connection,
+        open=True,
+        name="checkpoints",
     )
+    try:
+        pool.wait(timeout=connect_timeout_s)
+    except PoolTimeout as exc:
+        pool.close()
+        raise OperationalError(f"cannot connect to {url.rpartition('@')[2]}") from exc
+    return pool
 
 
 class PgChatSaver(ChatMetadata, PostgresSaver):
     """PostgresSaver with compression and seed 001's checkpoint metadata."""
 
-    def __init__(self, conn: Connection[DictRow]) -> None:
-        PostgresSaver.__init__(self, conn, serde=CompressedSerializer())
+    def __init__(self, url: str, connect_timeout_s: float = 10.0) -> None:
+        PostgresSaver.__init__(
+            self, saver_pool(url, connect_timeout_s), serde=CompressedSerializer()
+        )
         ChatMetadata.__init__(self)
+        self.url = url
+        self._timeout = int(connect_timeout_s)
 
     def setup(self) -> None:
-        """LangGraph's tables and their migrations, one process at a time."""
-        # Polled, not waited for: LangGraph's migrations build indexes CONCURRENTLY, which
-        # waits for every open transaction, a blocked lock request included (a deadlock).
-        deadline = time.monotonic() + SETUP_WAIT_S
-        while True:
-            with self._cursor() as cur:
-                cur.execute("SELECT pg_try_advisory_lock(%s) AS got", (SETUP_LOCK,))
-                row = cur.fetchone()
-            if row and row["got"]:
-                break
-            if time.monotonic() > deadline:
-                raise LockNotAvailable("another process kept the database's set-up lock")
-            time.sleep(0.05)
-        try:
-            super().setup()
-        finally:
-            with self._cursor() as cur:
-                cur.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK,))
+        """LangGraph's tables and their migrations, one process at a time.
+
+        The lock is polled on a connection of its own, not waited for: LangGraph's
+        migrations build indexes CONCURRENTLY, which waits for every open transaction, a
+        blocked lock request included (a deadlock).
+        """
+        with Connection.connect(self.url, autocommit=True, connect_timeout=self._timeout) as lock:
+            deadline = time.monotonic() + SETUP_WAIT_S
+            while not lock.execute("SELECT pg_try_advisory_lock(%s)", (SETUP_LOCK,)).fetchone()[0]:  # type: ignore[index]
+                if time.monotonic() > deadline:
+                    raise LockNotAvailable("another process kept the database's set-up lock")
+                time.sleep(0.05)
+            super().setup()  # the lock goes with its connection
 
     def put(
         self,
@@ -184,9 +202,13 @@ class PgChatSaver(ChatMetadata, PostgresSaver):
 
     @contextmanager
     def _transaction(self) -> Iterator[Cursor[DictRow]]:
-        """A cursor inside one transaction (the saver's connection is in autocommit mode)."""
-        conn = cast(Connection[DictRow], self.conn)
-        with self.lock, conn.transaction(), conn.cursor() as cur:
+        """A cursor inside one transaction (the saver's connections are in autocommit mode)."""
+        with (
+            self.lock,
+            get_connection(self.conn) as conn,
+            conn.transaction(),
+            conn.cursor() as cur,
+        ):
             yield cur
 
     def _turns(self, thread_id: str) -> builtins.list[CheckpointRow]:

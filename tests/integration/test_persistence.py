@@ -24,6 +24,7 @@ from graph.session import (
 from graph.settings import load_settings
 from graph.storage.persistence import StorageError, open_persistence
 from tests.integration.conftest import Store
+from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,3 +115,34 @@ def test_locked_database_gives_a_clear_error_and_keeps_the_conversation(tmp_path
         run_turn(app, thread, "   ", turn_count=2, compression_rate=0.3)
     run_turn(app, thread, "두 번째", turn_count=2, compression_rate=0.3)
     assert load_thread(app, thread).turn_count == 2
+
+
+def test_a_postgresql_restart_under_a_running_app_loses_nothing(
+    postgres: PostgresServer,
+) -> None:
+    """The server drops every connection; the next turn connects again and goes on."""
+    url = postgres.database()
+    app = open_app(
+        load_settings({"DATABASE_URL": url, "CHAT_PROVIDER": "offline"}),
+        tools=[],
+        approval_required=frozenset(),
+        index=None,
+    )
+    try:
+        thread = new_thread(app)
+        for turn in range(1, 4):
+            run_turn(
+                app,
+                thread,
+                f"기록 {turn}: 예산 {turn * 100}만원",
+                turn_count=turn,
+                compression_rate=0.3,
+            )
+        postgres.restart()
+        run_turn(app, thread, "기록 4: 이어서", turn_count=4, compression_rate=0.3)
+        view = load_thread(app, thread)
+        assert view.turn_count == 4 and not view.retryable
+        assert [e["turns"] for e in view.summary_history] == [[1, 2, 3]]
+        assert app.persistence.archive.conn.reconnects >= 1  # type: ignore[attr-defined]
+    finally:
+        app.persistence.close()
