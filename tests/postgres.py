@@ -53,7 +53,8 @@ def _owner() -> str | None:
 class PostgresServer:
     """One PostgreSQL cluster in a temporary folder; `database()` makes a fresh database."""
 
-    def __init__(self) -> None:
+    def __init__(self, **settings: str) -> None:
+        """`settings`: further server settings (`-c name=value`)."""
         initdb, pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
         if not initdb or not pg_ctl:
             raise FileNotFoundError("PostgreSQL is not installed (apt install postgresql)")
@@ -89,7 +90,8 @@ class PostgresServer:
                 "-w",
                 "-o",
                 f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-                "-c max_connections=200",
+                "-c max_connections=200"
+                + "".join(f" -c {name}={value}" for name, value in settings.items()),
                 "start",
             ]
         )

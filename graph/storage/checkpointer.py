@@ -154,6 +154,21 @@ class ChatMetadata:
             last = self._last.pop(thread_id, None)
         return last[1] if ns == "" and last is not None and last[0] == parent else None
 
+    def _with_metadata(
+        self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata
+    ) -> tuple[str, str, dict[str, Any], bool]:
+        """A put's thread, namespace, metadata (seed 001's fields added), and `on_last`.
+
+        `on_last`: the put goes on from this thread's last put here.
+        """
+        thread_id = str(config["configurable"]["thread_id"])
+        ns = str(config["configurable"].get("checkpoint_ns", ""))
+        parent = str(config["configurable"].get("checkpoint_id") or "")
+        parent_seen = self._take_last(thread_id, ns, parent)
+        meta = dict(metadata)
+        meta.update(self._describe(thread_id, parent, parent_seen, checkpoint, meta))
+        return thread_id, ns, meta, parent_seen is not None
+
     def _remember(self, thread_id: str, ns: str, checkpoint: Checkpoint) -> None:
         if ns == "":
             seen = {k: dict(v) for k, v in checkpoint.get("versions_seen", {}).items()}
@@ -278,14 +293,8 @@ class ChatSaver(ChatMetadata, SqliteSaver):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Save the checkpoint's changed channels as blobs and the rest as versions only."""
-        thread_id = str(config["configurable"]["thread_id"])
-        ns = str(config["configurable"].get("checkpoint_ns", ""))
+        thread_id, ns, meta, on_last = self._with_metadata(config, checkpoint, metadata)
         values = checkpoint["channel_values"]
-        parent = str(config["configurable"].get("checkpoint_id") or "")
-        parent_seen = self._take_last(thread_id, ns, parent)
-        on_last = parent_seen is not None
-        meta = dict(metadata)
-        meta.update(self._describe(thread_id, parent, parent_seen, checkpoint, meta))
         versions = checkpoint["channel_versions"]
         wanted = {ch: str(versions[ch]) for ch in new_versions if ch in versions}
         # on top of an unknown checkpoint, unchanged values may never have been stored here

@@ -67,6 +67,11 @@ def saver_pool(url: str, connect_timeout_s: float = 10.0) -> ConnectionPool[Conn
     return pool
 
 
+def _try_lock(conn: Connection[Any], key: int) -> bool:
+    row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+    return bool(row and row[0])
+
+
 class PgChatSaver(ChatMetadata, PostgresSaver):
     """PostgresSaver with compression and seed 001's checkpoint metadata."""
 
@@ -87,7 +92,7 @@ class PgChatSaver(ChatMetadata, PostgresSaver):
         """
         with Connection.connect(self.url, autocommit=True, connect_timeout=self._timeout) as lock:
             deadline = time.monotonic() + SETUP_WAIT_S
-            while not lock.execute("SELECT pg_try_advisory_lock(%s)", (SETUP_LOCK,)).fetchone()[0]:  # type: ignore[index]
+            while not _try_lock(lock, SETUP_LOCK):
                 if time.monotonic() > deadline:
                     raise LockNotAvailable("another process kept the database's set-up lock")
                 time.sleep(0.05)
@@ -101,12 +106,7 @@ class PgChatSaver(ChatMetadata, PostgresSaver):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Save the checkpoint with seed 001's metadata."""
-        thread_id = str(config["configurable"]["thread_id"])
-        ns = str(config["configurable"].get("checkpoint_ns", ""))
-        parent = str(config["configurable"].get("checkpoint_id") or "")
-        parent_seen = self._take_last(thread_id, ns, parent)
-        meta = dict(metadata)
-        meta.update(self._describe(thread_id, parent, parent_seen, checkpoint, meta))
+        thread_id, ns, meta, _ = self._with_metadata(config, checkpoint, metadata)
         saved = super().put(config, checkpoint, cast(CheckpointMetadata, meta), new_versions)
         self._remember(thread_id, ns, checkpoint)
         return saved

@@ -143,6 +143,27 @@ def _backfill_recall(conn: Connection) -> None:
         log.info("schema upgrade: indexed %d archived turns for recall", len(rows))
 
 
+CHURN_TABLES = ("checkpoints", "checkpoint_writes", "checkpoint_blobs", "thread_leases")
+"""PostgreSQL tables whose rows are deleted as fast as they are written (pruning, leases)."""
+
+
+def _vacuum_churn(conn: Connection) -> None:
+    """On PostgreSQL, let autovacuum reclaim the churn tables' dead rows early.
+
+    Pruning deletes about as many checkpoint rows as a turn writes; with the default
+    thresholds (20% of a table dead) their space is reused late and the tables grow well
+    past what they hold. A fixed threshold keeps them near their live size.
+    """
+    if dialect(conn) != "postgres":
+        return
+    for table in CHURN_TABLES:
+        conn.execute(
+            f"ALTER TABLE {table} SET (autovacuum_vacuum_scale_factor = 0, "
+            "autovacuum_vacuum_threshold = 500, autovacuum_vacuum_insert_scale_factor = 0, "
+            "autovacuum_vacuum_insert_threshold = 1000)"
+        )
+
+
 def _reindex_recall(conn: Connection) -> None:
     """Rebuild the recall index from the archived turns with the current tokenizer."""
     conn.execute("DELETE FROM recall_postings")
@@ -156,7 +177,7 @@ UPGRADES: dict[int, tuple[str, Callable[[Connection], None] | None]] = {
     2: (V2, _backfill_recall),
     3: ("", _reindex_recall),
     4: (BLOBS_TABLE + V4, None),
-    5: ("", None),
+    5: ("", _vacuum_churn),
 }
 """Version -> (tables it adds, data it fills in), applied in order."""
 

@@ -36,7 +36,7 @@ def _texts(at: AppTest) -> list[str]:
     return [m.value for m in at.markdown] + [c.value for c in at.caption]
 
 
-def _state(db: Path, thread: str) -> dict:
+def _state(db: Path | str, thread: str) -> dict:
     from graph.graph import build_graph
 
     persistence = open_persistence(db)
@@ -88,6 +88,21 @@ def test_four_turns_make_one_card_with_the_right_numbers(db: Path) -> None:
     )
     assert entry["summary"] in texts
     assert sum(1 for t in texts if re.match(r"\*\*\[\d+-\d+턴 요약\]", t)) == 1
+
+
+def test_with_database_url_the_app_keeps_its_conversations_in_postgresql(
+    db: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    at = _app()
+    for text in FOUR_TURNS:
+        _say(at, text)
+    thread = at.query_params["thread"]
+    thread = thread[0] if isinstance(thread, list) else thread
+    entry = _state(pg_url, thread)["summary_history"][0]
+    assert entry["turns"] == [1, 2, 3]
+    assert f"{entry['original_chars']}자 → {entry['summary_chars']}자" in _texts(at)
+    assert not db.exists()  # nothing went to the SQLite file
 
 
 def test_slider_before_turn_7_applies_to_the_second_summary_only(db: Path) -> None:
