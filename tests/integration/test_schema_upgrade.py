@@ -15,6 +15,7 @@ from graph.storage.archive import load_archived_turns
 from graph.storage.persistence import StorageError
 from graph.storage.recall_index import document_terms, read_postings
 from graph.storage.schema import SCHEMA_VERSION, schema_version
+from tests.postgres import PostgresServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "db"
 
@@ -168,3 +169,44 @@ def test_a_postgresql_database_records_its_version_and_refuses_a_newer_one(pg_ur
     persistence.close()
     with pytest.raises(StorageError, match=f"schema version {SCHEMA_VERSION + 1}, newer than"):
         open_persistence(pg_url)
+
+
+POSTGRES_DUMPS = sorted(FIXTURES.glob("schema-v*.postgres.sql"))
+"""`pg_dump`s of databases written by earlier versions (PostgreSQL from version 5 on)."""
+
+
+@pytest.mark.parametrize("dump", POSTGRES_DUMPS, ids=lambda p: p.name)
+def test_a_postgresql_database_of_an_earlier_version_opens_and_goes_on(
+    postgres: PostgresServer, dump: Path
+) -> None:
+    import psycopg
+
+    url = postgres.database()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(dump.read_text())
+    version = int(dump.name.removeprefix("schema-v").split(".")[0])
+    app = open_app(
+        load_settings({"DATABASE_URL": url, "CHAT_PROVIDER": "offline"}), tools=[], index=None
+    )
+    try:
+        assert app.persistence.archive.upgraded_from == version
+        views = {
+            load_thread(app, t["thread_id"]).strategy: load_thread(app, t["thread_id"])
+            for t in threads(app)
+        }
+        assert views["three_turn"].turn_count == 8 and views["recursive"].turn_count == 16
+        thread = views["three_turn"].thread_id
+        hits = recall(app.persistence.archive, thread, "거래처 담당자가 누구였죠?", 2000)
+        assert [h.turn for h in hits] == [5]
+        run_turn(app, thread, "제 사번이 뭐였죠?", turn_count=9, compression_rate=0.3)
+        assert load_thread(app, thread).turn_count == 9
+        assert schema_version(app.persistence.archive.conn) == SCHEMA_VERSION
+    finally:
+        app.persistence.close()
+
+
+def test_every_postgresql_version_keeps_a_fixture() -> None:
+    for version in range(5, SCHEMA_VERSION + 1):  # the first version PostgreSQL ran on
+        assert (FIXTURES / f"schema-v{version}.postgres.sql").exists(), (
+            f"run make_fixture.py for v{version}"
+        )
