@@ -291,6 +291,7 @@ def main() -> None:
                 else ""
             ),
             retrieved=view.retrieved,
+            retrieval=view.retrieval,
             errors=view.errors,
             export_json=json.dumps(export_thread(app, thread), ensure_ascii=False, indent=1),
             export_name=f"{thread}.json",

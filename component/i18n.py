@@ -257,6 +257,18 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "route": {"ko": "경로: {route}", "en": "Route: {route}"},
     "passages": {"ko": "📚 이번 턴에 사용한 문서", "en": "📚 Passages used this turn"},
+    "retrieval_steps": {
+        "ko": "🔎 문서 검색 단계 (재순위·충분성 판단) · {outcome}",
+        "en": "🔎 Retrieval steps (rerank and sufficiency) · {outcome}",
+    },
+    "outcome_answered": {"ko": "충분", "en": "sufficient"},
+    "outcome_best_effort": {
+        "ko": "3회 후 찾은 것으로 답함",
+        "en": "answered with what 3 calls found",
+    },
+    "outcome_not_found": {"ko": "관련 문서 없음", "en": "nothing relevant"},
+    "outcome_in_preparation": {"ko": "준비 중", "en": "in preparation"},
+    "menus": {"ko": "추천 메뉴: {menus}", "en": "Suggested menus: {menus}"},
     "errors": {"ko": "⚠️ 기록된 오류", "en": "⚠️ Recorded errors"},
     "storage_notice": {"ko": "저장소 알림: {msg}", "en": "Storage notice: {msg}"},
     "storage_failed": {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -381,6 +382,7 @@ def render_summary_panel(
     route: str,
     retrieved: Sequence[Mapping[str, Any]],
     errors: Sequence[Mapping[str, Any]],
+    retrieval: Mapping[str, Any] | None = None,
     export_json: str,
     export_name: str,
     lang: str,
@@ -454,6 +456,18 @@ def render_summary_panel(
                     f"**{passage['source']} > {passage['heading']}** · {float(passage['score']):.2f}"
                 )
                 st.text(str(passage["text"])[:800])
+    steps = (retrieval or {}).get("steps") or []
+    if steps:
+        outcome = str((retrieval or {}).get("outcome", ""))
+        with st.expander(t("retrieval_steps", lang, outcome=t(f"outcome_{outcome}", lang))):
+            for number, step in enumerate(steps, 1):
+                st.caption(
+                    f"{number}. {step['tool']} {json.dumps(step['args'], ensure_ascii=False)}"
+                )
+                st.json(step["judgement"], expanded=False)
+            menus = (retrieval or {}).get("menus") or []
+            if menus:
+                st.caption(t("menus", lang, menus=", ".join(menus)))
     if errors:
         with st.expander(t("errors", lang)):
             for error in errors[-10:]:

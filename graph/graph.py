@@ -58,7 +58,7 @@ def build_graph(
         tools: Tools bound to the model; by default the available tools of `graph.tools`.
         approval_required: Tool names that pause for the user's approval.
         index: Document index; with it a router and a rag node run first, and the model
-            gets `search_documents` / `get_section` for agentic search.
+            gets `search_all` / `search_by_metadata` / `get_section` for agentic search.
         router_model: Model for the router's structured decision; None uses the rule.
         safeguard_model: Model asked for each message's safeguard label besides the rules.
     """
@@ -106,7 +106,9 @@ def build_graph(
         from graph.routing import make_rag_node, make_router_node, route_after_router
 
         builder.add_node("router_node", make_router_node(index, router_model))
-        builder.add_node("rag_node", make_rag_node(index))
+        builder.add_node(
+            "rag_node", make_rag_node(index, router_model, loop=settings.loop_retrieval)
+        )
         builder.add_conditional_edges(
             "router_node", route_after_router, ["rag_node", "summary_node"]
         )

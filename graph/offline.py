@@ -510,16 +510,12 @@ class OfflineChatModel(BaseChatModel):
                 )
         return "\n\n".join(lines)
 
-    def _answer_from_documents(self, question: str, passages: list[Memory], korean: bool) -> str:
-        """Quote the passage that best matches, with its source; say so plainly if none."""
+    def _answer_from_documents(
+        self, question: str, passages: list[Memory], korean: bool, section: str = ""
+    ) -> str:
+        """Quote the passage that best matches, with its source; else seed 003's fallback."""
         if not passages:
-            return (
-                "관련 문서를 찾지 못했습니다. 문서에 없는 내용은 지어내지 않습니다. 질문을 바꿔 보시거나 "
-                "담당 부서에 문의해 주세요."
-                if korean
-                else "I found no relevant document, and I do not invent policy. Try rephrasing, "
-                "or ask the team in charge."
-            )
+            return _fallback(section, korean)
         best = max(
             passages,
             key=lambda p: (
@@ -527,7 +523,15 @@ class OfflineChatModel(BaseChatModel):
             ),
         )
         quote = "\n".join(f"> {line}" if line else ">" for line in _excerpt(best.text, question))
-        others = [p.label for p in passages if p is not best]
+        second = _second_part(question, best, passages)
+        if second is not None:
+            more = "\n".join(
+                f"> {line}" if line else ">" for line in _excerpt(second.text, question)
+            )
+            label = "출처" if korean else "Source"
+            quote = f"{quote}\n\n{label}: {best.label}\n\n{more}"
+            best = second
+        others = [p.label for p in passages if p is not best and not quote.count(p.label)]
         also = (
             ("\n\n함께 찾은 문서: " if korean else "\n\nAlso found: ") + "; ".join(others)
             if others
@@ -595,7 +599,10 @@ class OfflineChatModel(BaseChatModel):
             found = find_memory(question, own) if _ABOUT_USER.search(question) else None
             if found is None:
                 return self._answer_from_documents(
-                    question, [m for m in memories if m.kind == "document"], korean
+                    question,
+                    [m for m in memories if m.kind == "document"],
+                    korean,
+                    system.split("[참고 문서]", 1)[1],
                 )
             return self._quote(found[0], korean)
         asks = any(w in lower for w in _QUESTION_WORDS)
@@ -630,6 +637,46 @@ class OfflineChatModel(BaseChatModel):
             if korean
             else f"Noted. I will keep this in mind: “{snippet}”"
         )
+
+
+_COMPOUND = re.compile(r"(랑|이랑|하고|과|와|고)\s|,|그리고|각각|\band\b|\bboth\b", re.I)
+"""A question in two parts ("A랑 B는?", "A, and B?")."""
+
+
+def _second_part(question: str, best: Memory, passages: list[Memory]) -> Memory | None:
+    """For a two-part question, the passage of another section holding what the best lacks.
+
+    None unless it holds two or more of the question's word pieces that the best lacks.
+    """
+    if not _COMPOUND.search(question):
+        return None
+    left = _bigrams(question) - _bigrams(best.text)
+    scored = [
+        (len(left & _bigrams(p.text)), i)
+        for i, p in enumerate(passages)
+        if p is not best and p.label != best.label
+    ]
+    if not scored:
+        return None
+    gain, i = max(scored, key=lambda item: (item[0], -item[1]))
+    return passages[i] if gain >= 2 else None
+
+
+def _fallback(section: str, korean: bool) -> str:
+    """Seed 003's fallback as the retrieval loop wrote it into the documents section."""
+    if "해당 내용은 준비 중입니다" in section:
+        return (
+            "해당 내용은 준비 중입니다. 아직 이 내용을 다루는 문서가 없습니다."
+            if korean
+            else "That topic is still being prepared: no document covers it yet."
+        )
+    marker = "다음 메뉴에서 확인해 보세요:"
+    menus = re.findall(r"\S+ \[[^\]]+\]", section.split(marker, 1)[1]) if marker in section else []
+    if korean:
+        tail = f" 다음 메뉴에서 확인해 보세요: {', '.join(menus)}" if menus else ""
+        return f"관련 문서를 찾지 못했습니다. 문서에 없는 내용은 지어내지 않습니다.{tail}"
+    tail = f" You may find it in these portal menus: {', '.join(menus)}" if menus else ""
+    return f"I found no relevant document, and I do not invent policy.{tail}"
 
 
 QUOTE_CHARS = 500

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from graph.nodes import Node
 from graph.retrieval import DocumentIndex, relevant
+from graph.retrieval.loop import ANSWERED, BEST_EFFORT, NOT_FOUND, model_judge, run_loop
 from graph.safeguard import mask
 from graph.state import ChatState
 from graph.turns import content_text, extract_current_turn
@@ -97,17 +98,37 @@ def make_router_node(index: DocumentIndex, model: BaseChatModel | None = None) -
                     route, reason = decision.route, decision.reason
             except Exception as exc:  # noqa: BLE001 - the rule is a sound fallback
                 log.warning("router model failed, using the rule: %s", exc)
-        return {"route": route, "route_reason": reason, "retrieved": []}
+        return {"route": route, "route_reason": reason, "retrieved": [], "retrieval": {}}
 
     return router_node
 
 
-def make_rag_node(index: DocumentIndex, k: int = 3) -> Node:
-    """rag_node: put the relevant passages (confidence >= 0.5) into the state."""
+def make_rag_node(
+    index: DocumentIndex, model: BaseChatModel | None = None, loop: bool = True
+) -> Node:
+    """rag_node: seed 003's retrieval loop; its ranked passages go into the state.
+
+    With a model, each step's rerank and sufficiency judgement is one structured call;
+    without, the rule gives the same JSON. A fallback (nothing relevant, nothing ranked)
+    leaves no passages and says which in `retrieval`. With `loop` off (RETRIEVAL_LOOP),
+    one search of three passages, as before the loop.
+    """
+    judge = model_judge(model, index) if model is not None else None
 
     def rag_node(state: ChatState) -> dict[str, Any]:
-        hits = relevant(index.search(_question(state), k=k))
-        return {"retrieved": [asdict(h) for h in hits]}
+        question = _question(state)
+        if not loop:
+            hits = relevant(index.search(question, k=3))
+            return {
+                "retrieved": [asdict(h) for h in hits],
+                "retrieval": {"outcome": ANSWERED if hits else NOT_FOUND, "calls": 1, "steps": []},
+            }
+        result = run_loop(index, question, judge)
+        usable = result.outcome in (ANSWERED, BEST_EFFORT)
+        return {
+            "retrieved": [asdict(h) for h in result.passages] if usable else [],
+            "retrieval": result.as_dict(),
+        }
 
     return rag_node
 

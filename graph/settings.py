@@ -135,6 +135,12 @@ class Settings:
         "faiss and hybrid use embeddings (the provider's, or offline hashed word vectors); "
         "when those fail, keyword search answers and the sidebar says why.",
     )
+    retrieval_loop: str = _env(
+        "RETRIEVAL_LOOP",
+        "on",
+        "on: seed 003's loop (search, rerank and judge, search again or expand a section, at "
+        "most 3 calls, honest fallbacks); off: one search of 3 passages.",
+    )
     checkpoint_keep_turns: str = _env(
         "CHECKPOINT_KEEP_TURNS",
         "20",
@@ -224,6 +230,11 @@ class Settings:
     def recall_budget(self) -> int:
         """Characters of recalled turns allowed in one context."""
         return max(0, self._int("recall_budget_chars"))
+
+    @property
+    def loop_retrieval(self) -> bool:
+        """RETRIEVAL_LOOP: seed 003's loop (on) or a single search (off)."""
+        return self.retrieval_loop.strip().lower() not in ("off", "0", "false", "no")
 
     @property
     def search_mode(self) -> Literal["keyword", "faiss", "hybrid"]:

@@ -86,6 +86,9 @@ class ChatState(TypedDict, total=False):
     """Why the router chose that route."""
     retrieved: list[dict[str, Any]]
     """Passages retrieved for the current turn: source, heading, score, text."""
+    retrieval: dict[str, Any]
+    """The retrieval loop of the current turn: outcome, steps (each tool call and the
+    judgement after it, seed 003's JSON), menus suggested (see `graph.retrieval.loop`)."""
     candidates: list[dict[str, Any]]
     """ANSWER_CANDIDATES above 1: the last model step's candidates: index, score, chosen,
     chars, preview, tool_calls, error (see `graph.nodes.candidates`)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from prompt import router, safeguard, summary, system
+from prompt import rerank, router, safeguard, summary, system
 
 TEMPLATES: dict[str, str] = {
     "system.base": system.SYSTEM_BASE,
@@ -13,6 +13,11 @@ TEMPLATES: dict[str, str] = {
     "system.summary_line": system.SUMMARY_LINE,
     "system.documents_header": system.DOCUMENTS_HEADER,
     "system.no_documents": system.NO_DOCUMENTS,
+    "system.not_found_menus": system.NOT_FOUND_MENUS,
+    "system.in_preparation": system.IN_PREPARATION,
+    "system.fallback_rule": system.FALLBACK_RULE,
+    "rerank.system": rerank.RERANK_SYSTEM,
+    "rerank.user": rerank.RERANK_USER,
     "system.window": system.WINDOW_HEADER,
     "system.memory": system.MEMORY_HEADER,
     "system.entities": system.ENTITIES_HEADER,

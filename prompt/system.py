@@ -14,6 +14,12 @@ ENTITIES_HEADER = "\n[주요 정보]\n{entities}"
 
 NO_DOCUMENTS = "관련 문서를 찾지 못했습니다."
 
+NOT_FOUND_MENUS = "관련 문서를 찾지 못했습니다. 다음 메뉴에서 확인해 보세요: {menus}"
+
+IN_PREPARATION = "해당 내용은 준비 중입니다."
+
+FALLBACK_RULE = "\n위 문장 그대로 답하고(영어 질문에는 영어로), 문서에 없는 내용은 지어내지 마세요."
+
 DOCUMENTS_HEADER = (
     "\n[참고 문서]\n"
     "아래 문서 발췌만 근거로 답하고, 사용한 출처(파일 > 제목)를 답에 밝히세요. "

@@ -45,7 +45,14 @@ from graph.turns import final_answer, user_text
 from prompt import get_prompt
 
 DATA_TOOL_NAMES = frozenset(
-    {"read_file", "search_documents", "get_section", "web_search", "search_wikipedia"}
+    {
+        "read_file",
+        "search_all",
+        "search_by_metadata",
+        "get_section",
+        "web_search",
+        "search_wikipedia",
+    }
 )
 """Tools whose results are data; a recalled turn that used one is marked `data`."""
 MIN_RELEVANCE = 0.3

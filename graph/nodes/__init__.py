@@ -9,10 +9,11 @@ from graph.nodes.base import Node
 from graph.nodes.llm import classify_error, fallback_message, make_llm_node, route_after_llm
 from graph.nodes.recall import make_recall_node
 from graph.nodes.summary import make_summary_node, planned_summary
-from graph.nodes.tools import CALL_LIMITS, make_tool_node
+from graph.nodes.tools import RETRIEVAL_CALLS, RETRIEVAL_TOOLS, make_tool_node
 
 __all__ = [
-    "CALL_LIMITS",
+    "RETRIEVAL_CALLS",
+    "RETRIEVAL_TOOLS",
     "Node",
     "classify_error",
     "fallback_message",

@@ -22,6 +22,7 @@ from graph.errors import ErrorCode, TurnCancelled, error_record
 from graph.memory import state_extras, strategy_context
 from graph.nodes import candidates as candidate_rule
 from graph.nodes.base import Node
+from graph.retrieval.loop import IN_PREPARATION
 from graph.safeguard import mask_message, unmask_message
 from graph.state import ChatState
 from graph.storage.archive import Archive, record_context_stats
@@ -230,11 +231,21 @@ def _best_of(
 def _documents(state: ChatState) -> str:
     passages = state.get("retrieved") or []
     if state.get("route") == "rag" and not passages:
-        return get_prompt("system.no_documents")
+        return fallback_text(state.get("retrieval") or {}) + get_prompt("system.fallback_rule")
     return "\n".join(
         f"[{i}] {p['text']} (출처: {p['source']} > {p['heading']})"
         for i, p in enumerate(passages, 1)
     )
+
+
+def fallback_text(retrieval: dict[str, Any]) -> str:
+    """Seed 003's fallback for a turn whose retrieval found nothing usable."""
+    if retrieval.get("outcome") == IN_PREPARATION:
+        return get_prompt("system.in_preparation")
+    menus = retrieval.get("menus") or []
+    if menus:
+        return get_prompt("system.not_found_menus", menus=", ".join(menus))
+    return get_prompt("system.no_documents")
 
 
 def route_after_llm(state: ChatState) -> Literal["tool_node", "__end__"]:

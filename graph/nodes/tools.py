@@ -12,6 +12,7 @@ from langgraph.types import interrupt
 
 from graph.memory.recall import DATA_TOOL_NAMES
 from graph.nodes.base import Node
+from graph.retrieval.loop import MAX_CALLS
 from graph.state import ChatState
 from graph.storage.archive import Archive
 from graph.storage.tool_calls import load_call, mark_call
@@ -45,13 +46,15 @@ def make_tool_node(
             args = dict(call["args"])
             decision = "auto"
             tool = by_name.get(name)
-            searches = _calls_this_turn(state, name) + sum(1 for r in results if r.name == name)
+            group = RETRIEVAL_TOOLS if name in RETRIEVAL_TOOLS else frozenset({name})
+            searches = _calls_this_turn(state, group) + sum(1 for r in results if r.name in group)
             if tool is None:
                 content = f"Error: there is no tool named {name!r}."
-            elif name in CALL_LIMITS and searches >= CALL_LIMITS[name]:
+            elif name in RETRIEVAL_TOOLS and searches >= RETRIEVAL_CALLS:
                 content = (
-                    f"Error: {name} may be called {CALL_LIMITS[name]} times per turn; "
-                    "answer with what you found, or say that nothing relevant was found."
+                    f"Error: {', '.join(sorted(RETRIEVAL_TOOLS))} may be called "
+                    f"{RETRIEVAL_CALLS} times per turn together; answer with what you found, "
+                    "or say that nothing relevant was found."
                 )
             else:
                 record = load_call(archive, thread, call_id) if archive and call_id else None
@@ -129,15 +132,17 @@ def _outbound_reason(state: ChatState, results: Sequence[ToolMessage]) -> str:
     return ""
 
 
-CALL_LIMITS = {"search_documents": 3}
-"""Seed 003: at most three searches per turn, then answer from what was found."""
+RETRIEVAL_TOOLS = frozenset({"search_all", "search_by_metadata", "get_section"})
+RETRIEVAL_CALLS = MAX_CALLS
+"""Seed 003: at most three retrieval calls per turn, all three tools together, then answer
+from what was found."""
 
 
-def _calls_this_turn(state: ChatState, name: str) -> int:
+def _calls_this_turn(state: ChatState, names: frozenset[str]) -> int:
     return sum(
         1
         for m in extract_current_turn(state["messages"])
-        if isinstance(m, ToolMessage) and m.name == name
+        if isinstance(m, ToolMessage) and m.name in names
     )
 
 

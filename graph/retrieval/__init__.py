@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from pathlib import Path
+from typing import Literal
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.tools import BaseTool, StructuredTool
@@ -62,24 +65,51 @@ def open_index(settings: Settings) -> DocumentIndex:
 
 
 def build_document_tools(index: DocumentIndex) -> list[BaseTool]:
-    """`search_documents` and `get_section`, for the model's agentic search."""
+    """Seed 003's three retrieval tools: `search_all`, `search_by_metadata`, `get_section`.
 
-    def search_documents(query: str) -> str:
-        """Search the company documents; returns up to 3 passages with source, heading and score."""
-        hits = relevant(index.search(query, k=3))
-        if not hits:
-            return f"No relevant document found for: {query}"
-        return "\n\n".join(
-            f"[{i}] {h.source} > {h.heading} (score {h.score:.3f}, confidence {h.confidence:.2f})\n{h.text}"
-            for i, h in enumerate(hits, 1)
+    Each search result lists the passages ranked by the judgement and ends with the
+    judgement itself (seed 003's JSON, by the offline rule), so the model sees whether
+    they suffice and what to do next; together they count toward three calls a turn.
+    """
+    from graph.retrieval import loop
+
+    def _report(query: str, hits: list[Hit]) -> str:
+        judged = loop.judge_rule(index, query, hits)
+        ranked = [hits[i - 1] for i in judged.ranked_indices][: loop.CONTEXT_K + 2]
+        if not ranked:
+            return (
+                f"No relevant document found for: {query}\njudgement: {json.dumps(asdict(judged))}"
+            )
+        listing = "\n\n".join(
+            f"[{i}] {h.source} > {h.heading} (score {h.score:.3f}, confidence {h.confidence:.2f})"
+            f"\n{h.text}"
+            for i, h in enumerate(ranked, 1)
         )
+        return f"{listing}\n\njudgement: {json.dumps(asdict(judged), ensure_ascii=False)}"
+
+    def search_all(query: str) -> str:
+        """Search the company documents: up to 3 FAQ and 7 guide passages, best first.
+
+        Ends with a judgement: is_sufficient, missing, next_action, refined_query, confidence.
+        """
+        return _report(query, loop.search_all(index, query))
+
+    def search_by_metadata(
+        query: str, doc_type: Literal["faq", "guide"] | None = None, has_steps: bool | None = None
+    ) -> str:
+        """Search only FAQ or guide documents (doc_type), or those with numbered steps."""
+        return _report(query, loop.search_by_metadata(index, query, doc_type, has_steps))
 
     def get_section(source: str, heading: str) -> str:
-        """The whole section of a document, to expand a search hit."""
+        """The whole section of a document, to expand a passage of a longer section.
+
+        Source and heading as a search result names them.
+        """
         text = index.get_section(source, heading)
         return text or f"No section {heading!r} in {source}."
 
     return [
-        StructuredTool.from_function(search_documents, name="search_documents"),
+        StructuredTool.from_function(search_all, name="search_all"),
+        StructuredTool.from_function(search_by_metadata, name="search_by_metadata"),
         StructuredTool.from_function(get_section, name="get_section"),
     ]

@@ -48,8 +48,25 @@ def _split_long(text: str) -> list[str]:
     return [p[i : i + MAX_CHUNK] for p in parts for i in range(0, len(p), MAX_CHUNK)]
 
 
+_FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
+
+
+def front_matter(text: str) -> tuple[dict[str, str], str]:
+    """A document's front matter (`key: value` lines between `---` lines) and the rest."""
+    match = _FRONT.match(text)
+    if not match:
+        return {}, text
+    meta = {}
+    for line in match.group(1).splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip():
+            meta[key.strip().lower()] = value.strip().strip("'\"")
+    return meta, text[match.end() :]
+
+
 def split_document(source: str, text: str) -> list[Chunk]:
     """Chunks of one document: one per section (split further when long)."""
+    text = front_matter(text)[1]
     stack: list[tuple[int, str]] = []
     sections: list[tuple[str, list[str]]] = [("", [])]
     title = Path(source).stem

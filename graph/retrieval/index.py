@@ -10,16 +10,23 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from graph.retrieval.chunking import Chunk, document_files, load_chunks
+from graph.retrieval.chunking import (
+    Chunk,
+    document_files,
+    front_matter,
+    load_chunks,
+    read_document,
+)
 from graph.retrieval.glossary import expand_query
 from graph.retrieval.tokenize import tokens
 
@@ -32,6 +39,8 @@ CANDIDATES = 20
 """Hits taken from each ranking before fusion."""
 UNKNOWN_WEIGHT = 1.0
 """A query word no document contains weighs as much as an average known word in `confidence`."""
+_NUMBERED = re.compile(r"^\s*(\d+[.)]|[①-⑩]|\d+단계)\s", re.M)
+"""A numbered list item: a document with one has steps."""
 GENERIC_DF = 0.25
 """A word in more than this share of chunks is generic; matching only such words halves
 the confidence (in corpora of 20 chunks or more)."""
@@ -92,6 +101,7 @@ class DocumentIndex:
         """Why the last query could not be embedded ('' once one could)."""
         self._bm25: object | None = None
         self._faiss: object | None = None
+        self._documents: dict[str, dict[str, Any]] | None = None
 
     # --- building --------------------------------------------------------------------
 
@@ -137,6 +147,7 @@ class DocumentIndex:
 
         token_lists = [tokens(self._searchable(c)) for c in chunks]
         self._chunks, self._warnings, self._manifest = chunks, warnings, manifest
+        self._documents = None  # read again on next use
         self._chunk_tokens = [set(t) for t in token_lists]
         self._vocabulary = set().union(*self._chunk_tokens) if token_lists else set()
         count = len(self._chunk_tokens)
@@ -240,8 +251,28 @@ class DocumentIndex:
             "problems": problems,
         }
 
+    def _terms(self, query: str) -> tuple[str, list[str], set[str], set[str]]:
+        """(expanded query, its tokens, the known ones, the written words no document has)."""
+        expanded = expand_query(query) if self.expand else query
+        query_tokens = tokens(expanded)
+        written = tokens(query)
+        unknown = {
+            t
+            for t in written
+            if t not in self._vocabulary
+            and not t.isascii()
+            # a piece cut from a longer query word ("일주" of "일주일") is not a word
+            # of its own: it neither helps nor counts against the match
+            and not any(o != t and o.startswith(t) for o in written)
+        }
+        known = {t for t in query_tokens if t in self._vocabulary}
+        return expanded, query_tokens, known, unknown
+
     def _confidence(self, known: set[str], unknown: set[str], index: int) -> float:
-        """IDF-weighted share of the query's words found in the chunk.
+        return self._coverage(known, unknown, self._chunk_tokens[index])
+
+    def _coverage(self, known: set[str], unknown: set[str], text_tokens: set[str]) -> float:
+        """IDF-weighted share of the query's words found in a text.
 
         Words no document contains count as missing at the highest weight, and words every
         document contains ("회사", "규정") count little, so "회사 양자역학 규정" stays low.
@@ -249,7 +280,7 @@ class DocumentIndex:
         if not known:
             return 0.0
         idf = self._idf
-        matched = known & self._chunk_tokens[index]
+        matched = known & text_tokens
         known_mass = sum(idf[t] for t in known)
         unknown_mass = UNKNOWN_WEIGHT * known_mass / len(known) * len(unknown)
         confidence = sum(idf[t] for t in matched) / (known_mass + unknown_mass)
@@ -290,19 +321,7 @@ class DocumentIndex:
         with self._lock:
             self.refresh()
             mode = mode or self.default_mode
-            expanded = expand_query(query) if self.expand else query
-            query_tokens = tokens(expanded)
-            written = tokens(query)
-            unknown = {
-                t
-                for t in written
-                if t not in self._vocabulary
-                and not t.isascii()
-                # a piece cut from a longer query word ("일주" of "일주일") is not a word
-                # of its own: it neither helps nor counts against the match
-                and not any(o != t and o.startswith(t) for o in written)
-            }
-            known = {t for t in query_tokens if t in self._vocabulary}
+            expanded, query_tokens, known, unknown = self._terms(query)
             if mode == "keyword":
                 ranked = self._keyword(query_tokens, k)
             elif mode == "faiss":  # a query that cannot be embedded is still answered
@@ -327,6 +346,102 @@ class DocumentIndex:
                 )
                 for i, score in ranked
             ]
+
+    # --- for the retrieval loop (graph.retrieval.loop) -----------------------------------
+
+    def confidence_of(self, question: str, heading: str, text: str) -> float:
+        """The confidence a passage with this heading and text would get for `question`."""
+        with self._lock:
+            self.refresh()
+            _, _, known, unknown = self._terms(question)
+            return round(self._coverage(known, unknown, set(tokens(f"{heading}\n{text}"))), 3)
+
+    def weighted_terms(self, question: str) -> tuple[dict[str, float], float]:
+        """The question's known terms (glossary-expanded) with their IDF, and unknown mass.
+
+        The unknown mass weighs its words no document has, as `confidence` counts them.
+        """
+        with self._lock:
+            self.refresh()
+            _, _, known, unknown = self._terms(question)
+            weights = {t: self._idf[t] for t in known}
+            mass = sum(weights.values())
+            return weights, (UNKNOWN_WEIGHT * mass / len(known) * len(unknown) if known else 0.0)
+
+    def passage_terms(self, hit: Hit) -> set[str]:
+        """The search terms of a passage, heading included."""
+        return set(tokens(f"{hit.heading}\n{hit.text}"))
+
+    def uncovered(self, question: str, passages: Sequence[Hit], limit: int = 5) -> list[str]:
+        """The question's own words that documents use but none of `passages` holds."""
+        with self._lock:
+            self.refresh()
+            held: set[str] = set()
+            for p in passages:
+                held |= set(tokens(f"{p.heading}\n{p.text}"))
+            words = [t for t in dict.fromkeys(tokens(question)) if t in self._vocabulary]
+            return [t for t in words if t not in held][:limit]
+
+    def refine(self, question: str) -> str:
+        """A narrower query: the question without unknown words and words most chunks share.
+
+        The question itself when that leaves it as it was (or empty).
+        """
+        with self._lock:
+            self.refresh()
+            written = list(dict.fromkeys(tokens(question)))
+            count = max(1, len(self._chunk_tokens))
+            kept = [
+                t
+                for t in written
+                if t in self._vocabulary and self._df.get(t, 0) / count <= GENERIC_DF
+            ]
+            if not kept or len(kept) == len(written):
+                return question
+            return " ".join(kept)
+
+    def section_parts(self, source: str, heading: str) -> int:
+        """How many chunks the section `heading` of `source` was split into."""
+        with self._lock:
+            self.refresh()
+            return sum(1 for c in self._chunks if c.source == source and c.heading == heading)
+
+    def is_section(self, hit: Hit) -> bool:
+        """Whether a passage already holds its whole section (expanded)."""
+        return hit.text == self.get_section(hit.source, hit.heading)
+
+    def documents(self) -> dict[str, dict[str, Any]]:
+        """Per document: `doc_type` (faq | guide), `has_steps`, `title`, `headings`.
+
+        Front matter (`doc_type: faq`, `has_steps: true`) wins; otherwise a document whose
+        name says FAQ is one, and one with a numbered list has steps.
+        """
+        with self._lock:
+            self.refresh()
+            if self._documents is not None:
+                return self._documents
+            out: dict[str, dict[str, Any]] = {}
+            for chunk in self._chunks:
+                info = out.setdefault(
+                    chunk.source,
+                    {"title": chunk.heading.split(" > ")[0], "headings": [], "has_steps": False},
+                )
+                if chunk.heading not in info["headings"]:
+                    info["headings"].append(chunk.heading)
+                info["has_steps"] = info["has_steps"] or bool(_NUMBERED.search(chunk.text))
+            for source, info in out.items():
+                try:
+                    meta = front_matter(read_document(self.docs_dir / source))[0]
+                except (OSError, ValueError):
+                    meta = {}
+                kind = meta.get("doc_type") or ("faq" if "faq" in source.lower() else "guide")
+                info["doc_type"] = kind if kind in ("faq", "guide") else "guide"
+                if "has_steps" in meta:
+                    info["has_steps"] = meta["has_steps"].lower() in ("true", "yes", "1")
+                if meta.get("title"):
+                    info["title"] = meta["title"]
+            self._documents = out
+            return out
 
     def get_section(self, source: str, heading: str) -> str:
         """The whole text of a section (all its chunks), or '' if there is none."""

@@ -68,6 +68,8 @@ class ThreadView:
     """The thread, checkpoint and turn this thread was forked from, if it was."""
     route: str = ""
     retrieved: list[dict[str, Any]] = field(default_factory=list)
+    retrieval: dict[str, Any] = field(default_factory=dict)
+    """The current turn's retrieval loop: outcome, steps with their judgements, menus."""
     state: dict[str, Any] = field(default_factory=dict)
     """The raw checkpointed values, for export and the next-context preview."""
 
@@ -229,6 +231,7 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         comparison=dict(record.get("comparison") or {}),
         route=str(values.get("route", "")),
         retrieved=list(values.get("retrieved", [])),
+        retrieval=dict(values.get("retrieval") or {}),
         state=values,
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -109,14 +110,22 @@ def test_index_is_persisted_and_reloaded(docs: Path, tmp_path: Path) -> None:
 def test_tools_show_source_heading_score_and_say_when_nothing_is_found(
     docs: Path, tmp_path: Path
 ) -> None:
-    search, section = build_document_tools(_index(docs, tmp_path))
+    search, by_metadata, section = build_document_tools(_index(docs, tmp_path))
     out = search.invoke({"query": "연차 신청 기한"})
     assert out.startswith("[1] hr/leave.md > 휴가 규정 > 연차 신청 (score ")
     assert "3영업일" in out
-    assert (
-        search.invoke({"query": "우주 정거장 도킹 절차"})
-        == "No relevant document found for: 우주 정거장 도킹 절차"
-    )
+    judgement = json.loads(out.rsplit("judgement: ", 1)[1])
+    assert set(judgement) == {
+        "ranked_indices",
+        "is_sufficient",
+        "missing",
+        "next_action",
+        "refined_query",
+        "confidence",
+    }
+    nothing = search.invoke({"query": "우주 정거장 도킹 절차"})
+    assert nothing.startswith("No relevant document found for: 우주 정거장 도킹 절차")
+    assert by_metadata.invoke({"query": "연차 신청", "doc_type": "faq"}).startswith("No relevant")
     assert section.invoke({"source": "hr/leave.md", "heading": "휴가 규정"}).count("\n\n") == 1
     assert "No section" in section.invoke({"source": "hr/leave.md", "heading": "없음"})
 

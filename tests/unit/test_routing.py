@@ -102,19 +102,36 @@ def test_retrieved_passages_are_not_summarized_as_user_text(app) -> None:
     assert "사용자: 재택근무는 주 2일까지" not in summary
 
 
-def test_search_documents_is_limited_to_three_calls_per_turn(tmp_path: Path) -> None:
+def test_the_three_retrieval_tools_share_three_calls_per_turn(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "remote.md").write_text(POLICY, "utf-8")
     index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
-    script = [tool_call("search_documents", {"query": f"재택 {i}"}, f"s{i}") for i in range(4)] + [
-        "끝"
+    calls = [
+        ("search_all", {"query": "재택 횟수"}),
+        ("search_by_metadata", {"query": "재택 신청", "doc_type": "guide"}),
+        ("get_section", {"source": "remote.md", "heading": "재택근무 규정"}),
+        ("search_all", {"query": "재택 한 번 더"}),
     ]
-    model = ScriptedModel(script)
-    graph = make_graph(model, index=index)
+    script = [tool_call(name, args, f"s{i}") for i, (name, args) in enumerate(calls)] + [
+        "끝",
+        tool_call("search_all", {"query": "재택 지원금"}, "s9"),
+        "끝2",
+    ]
+    graph = make_graph(ScriptedModel(script), index=index)
     state = send(graph, "t", 1, "재택근무 규정 찾아줘")
     results = [m.content for m in state["messages"] if m.type == "tool"]
     assert len(results) == 4
-    assert all(r.startswith("[1] remote.md") for r in results[:3])
-    assert results[3].startswith("Error: search_documents may be called 3 times per turn")
+    assert results[0].startswith("[1] remote.md") and "judgement: {" in results[0]
+    assert results[1].startswith("[1] remote.md")
+    assert "주 2일" in results[2]
+    assert results[3].startswith(
+        "Error: get_section, search_all, search_by_metadata may be called 3 times per turn"
+    )
     assert state["messages"][-1].content == "끝"
+    # the next turn has its own three
+    state = send(graph, "t", 2, "지원금도 찾아줘")
+    last_human = max(i for i, m in enumerate(state["messages"]) if m.type == "human")
+    again = [m.content for m in state["messages"][last_human:] if m.type == "tool"]
+    assert len(again) == 1 and "월 3만원" in again[0]
+    assert state["messages"][-1].content == "끝2"

@@ -1,0 +1,121 @@
+"""Issue 15: seed 003's retrieval loop against a single search, on the offline engine.
+
+    uv run python bench/retrieval_loop.py
+
+For each question of `data/eval/section_questions.jsonl` (one answer string each) and
+`data/eval/loop_questions.jsonl` (written for this benchmark before it was run: questions
+that need a section expanded and questions that need two documents, each with every
+answer string), the whole offline graph answers twice, with RETRIEVAL_LOOP=off (one
+search of three passages) and on. It prints the share of answers that hold every answer
+string, the retrieval tool calls and rerank judgements per question (with a model each
+judgement is one model call, so a question costs router + judgements + answer), and, for
+the 14 questions no document answers (`retrieval_negatives.jsonl`), how many end in a
+fallback: nothing relevant passed the single search, or the loop's outcome is
+`not_found` / `in_preparation`. Target: the loop answers at least 10 points more, and at
+least 13 of 14 unanswerable questions fall back.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from graph.retrieval import relevant  # noqa: E402
+from graph.retrieval.loop import IN_PREPARATION, NOT_FOUND, run_loop  # noqa: E402
+from graph.session import new_thread, open_app, run_turn  # noqa: E402
+from graph.session.app import thread_values  # noqa: E402
+from graph.settings import load_settings  # noqa: E402
+
+EVAL = Path(__file__).resolve().parents[1] / "data" / "eval"
+
+
+def _read(name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (EVAL / name).read_text().splitlines() if line.strip()]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _run(loop: str, questions: list[dict[str, Any]], tmp: Path) -> dict[str, Any]:
+    settings = load_settings(
+        {
+            "CHAT_DB_PATH": str(tmp / f"loop-{loop}.sqlite"),
+            "INDEX_DIR": str(tmp / "index"),
+            "CHAT_PROVIDER": "offline",
+            "RETRIEVAL_LOOP": loop,
+        }
+    )
+    app = open_app(settings, tools=[], approval_required=frozenset())
+    held, calls, judged, by_kind = 0, 0, 0, {}
+    started = time.perf_counter()
+    try:
+        for q in questions:
+            thread = new_thread(app)
+            answer = run_turn(app, thread, q["question"], turn_count=1, compression_rate=0.3).answer
+            retrieval = thread_values(app, thread).get("retrieval") or {}
+            calls += int(retrieval.get("calls", 0))
+            judged += int(retrieval.get("judge_calls", 0))
+            ok = all(_norm(a) in _norm(answer) for a in q["answers"])
+            held += ok
+            kind = q.get("kind", "section")
+            done, total = by_kind.get(kind, (0, 0))
+            by_kind[kind] = (done + ok, total + 1)
+        negatives = _read("retrieval_negatives.jsonl")
+        index = app.index
+        assert index is not None
+        fell_back = 0
+        for q in negatives:
+            if loop == "on":
+                fell_back += run_loop(index, q["question"]).outcome in (NOT_FOUND, IN_PREPARATION)
+            else:
+                fell_back += not relevant(index.search(q["question"], k=3))
+    finally:
+        app.persistence.close()
+    n = len(questions)
+    return {
+        "held": held / n,
+        "by_kind": by_kind,
+        "calls": calls / n,
+        "judged": judged / n,
+        "fallback": (fell_back, len(negatives)),
+        "ms": (time.perf_counter() - started) * 1000 / n,
+    }
+
+
+def main() -> None:
+    questions = [
+        {**q, "answers": [q["answer"]], "kind": "section"} for q in _read("section_questions.jsonl")
+    ] + _read("loop_questions.jsonl")
+    with tempfile.TemporaryDirectory() as tmp:
+        single = _run("off", questions, Path(tmp))
+        loop = _run("on", questions, Path(tmp))
+    print(
+        f"{len(questions)} questions ({', '.join(f'{k} {v[1]}' for k, v in loop['by_kind'].items())})"
+    )
+    print("mode           answers holding   tool calls  rerank   model calls*  fallback on   ms/q")
+    print("               the answer        /question   /question /question    unanswerable")
+    for name, r in (("single search", single), ("loop", loop)):
+        kinds = ", ".join(f"{k} {d}/{t}" for k, (d, t) in r["by_kind"].items())
+        model_calls = 2 + r["judged"]
+        print(
+            f"{name:14} {r['held']:6.1%}  ({kinds})  {r['calls']:5.2f}  {r['judged']:6.2f}  "
+            f"{model_calls:8.2f}  {r['fallback'][0]:3}/{r['fallback'][1]}  {r['ms']:7.0f}"
+        )
+    gain = (loop["held"] - single["held"]) * 100
+    print(
+        f"* with a model: router + each rerank judgement + answer. Loop - single: {gain:+.1f} "
+        f"points (target >= +10: {'met' if gain >= 10 else 'NOT met'}); loop fallbacks "
+        f"{loop['fallback'][0]}/14 (target >= 13: "
+        f"{'met' if loop['fallback'][0] >= 13 else 'NOT met'})"
+    )
+
+
+if __name__ == "__main__":
+    main()

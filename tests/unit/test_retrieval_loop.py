@@ -1,0 +1,153 @@
+"""Seed 003's retrieval loop: the judgement JSON, FAQ 3 + guide 7, expanding a section,
+searching again, at most three calls, and the fallbacks with their menus."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from graph.nodes.llm import fallback_text
+from graph.offline import _fallback
+from graph.retrieval import DocumentIndex, HashingEmbeddings
+from graph.retrieval.loop import (
+    ANSWERED,
+    IN_PREPARATION,
+    MAX_CALLS,
+    NOT_FOUND,
+    Judgement,
+    judge_rule,
+    model_judge,
+    run_loop,
+    search_all,
+)
+
+DOCS = Path(__file__).resolve().parents[2] / "data" / "docs"
+KEYS = {"ranked_indices", "is_sufficient", "missing", "next_action", "refined_query", "confidence"}
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> DocumentIndex:
+    return DocumentIndex(DOCS, tmp_path_factory.mktemp("idx"), HashingEmbeddings())
+
+
+def test_a_sufficient_search_answers_with_seed_003s_json(shipped: DocumentIndex) -> None:
+    result = run_loop(shipped, "재택근무는 일주일에 며칠까지 할 수 있어?")
+    assert result.outcome == ANSWERED and result.calls == 1
+    (step,) = result.steps
+    assert step["tool"] == "search_all" and set(step["judgement"]) == KEYS
+    judged = step["judgement"]
+    assert judged["is_sufficient"] and judged["next_action"] is None
+    assert all(1 <= i <= len(step["found"]) for i in judged["ranked_indices"])
+    assert 0.5 <= judged["confidence"] <= 1
+    assert 1 <= len(result.passages) <= 3
+    assert any("주 2일" in p.text for p in result.passages)
+
+
+def test_search_all_takes_at_most_three_faqs_and_seven_guides(shipped: DocumentIndex) -> None:
+    meta = shipped.documents()
+    assert meta["faq.md"]["doc_type"] == "faq" and meta["leave_policy.md"]["doc_type"] == "guide"
+    hits = search_all(shipped, "연차 휴가 신청")
+    kinds = [meta[h.source]["doc_type"] for h in hits]
+    assert kinds.count("faq") <= 3 and kinds.count("guide") <= 7 and len(hits) > 3
+
+
+def test_front_matter_sets_the_kind_and_stays_out_of_the_passages(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "printing.md").write_text(
+        "---\ndoc_type: faq\nhas_steps: true\ntitle: 프린터 FAQ\n---\n# 프린터\n컬러 인쇄는 팀장 승인 후 가능합니다.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
+    info = index.documents()["printing.md"]
+    assert (info["doc_type"], info["has_steps"], info["title"]) == ("faq", True, "프린터 FAQ")
+    assert all("doc_type" not in h.text for h in index.search("컬러 인쇄", k=3))
+
+
+def test_a_steps_question_on_a_piece_of_a_long_section_expands_it(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    steps = "\n\n".join(
+        f"{n}. {n}단계: 장비 반납 신청서의 {n}번째 항목을 채우고 담당자 확인을 받습니다. " * 4
+        for n in range(1, 9)
+    )
+    (docs / "return.md").write_text(f"# 장비 반납\n## 반납 절차\n{steps}\n", "utf-8")
+    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
+    assert index.section_parts("return.md", "장비 반납 > 반납 절차") > 1
+    result = run_loop(index, "장비 반납 절차는 어떻게 돼?")
+    assert [s["tool"] for s in result.steps][:2] == ["search_all", "get_section"]
+    assert result.steps[0]["judgement"]["next_action"] == "get_section"
+    assert "steps" in " ".join(result.steps[0]["judgement"]["missing"])
+    assert "8단계" in result.passages[0].text and "1단계" in result.passages[0].text
+    assert result.outcome == ANSWERED
+
+
+def test_a_weak_match_is_searched_again_and_the_loop_stops_at_three(shipped: DocumentIndex) -> None:
+    result = run_loop(shipped, "회사 근처 맛집 추천해줘")
+    assert result.outcome == NOT_FOUND
+    assert 2 <= result.calls <= MAX_CALLS
+    assert result.steps[1]["tool"] == "search_again"
+    assert result.steps[0]["judgement"]["refined_query"] not in ("", "회사 근처 맛집 추천해줘")
+
+
+def test_nothing_ranked_is_in_preparation_and_says_so(shipped: DocumentIndex) -> None:
+    result = run_loop(shipped, "김치찌개 레시피 알려줘")
+    assert result.outcome == IN_PREPARATION and result.passages == []
+    text = fallback_text(result.as_dict())
+    assert text == "해당 내용은 준비 중입니다."
+    assert _fallback(text, korean=True).startswith("해당 내용은 준비 중입니다")
+    assert "being prepared" in _fallback(text, korean=False)
+
+
+def test_not_found_names_the_menus_the_question_points_to(shipped: DocumentIndex) -> None:
+    result = run_loop(shipped, "사내 통근버스 노선 알려줘")
+    assert result.outcome == NOT_FOUND
+    retrieval = {**result.as_dict(), "menus": ["한빛포털 [근태 > 출퇴근 기록]"]}
+    text = fallback_text(retrieval)
+    assert text.startswith("관련 문서를 찾지 못했습니다. 다음 메뉴에서 확인해 보세요:")
+    assert "한빛포털 [근태 > 출퇴근 기록]" in _fallback(text, korean=True)
+    english = _fallback(text, korean=False)
+    assert english.startswith("I found no relevant document") and "[근태 > 출퇴근 기록]" in english
+    from graph.retrieval.loop import suggest_menus
+
+    assert "한빛포털 [근태 > 휴가 신청]" in suggest_menus("휴가 신청 메뉴가 어디야?", [])
+
+
+def test_a_failing_rerank_model_leaves_the_rule_to_judge(shipped: DocumentIndex) -> None:
+    class Broken:
+        def with_structured_output(self, schema: object) -> Broken:
+            return self
+
+        def invoke(self, messages: object) -> AIMessage:
+            raise RuntimeError("model down")
+
+    judge = model_judge(Broken(), shipped)  # type: ignore[arg-type]
+    hits = search_all(shipped, "법인카드 한도")
+    assert asdict(judge("법인카드 한도", hits)) == asdict(
+        judge_rule(shipped, "법인카드 한도", hits)
+    )
+
+
+def test_a_models_judgement_is_kept_within_the_passages(shipped: DocumentIndex) -> None:
+    from graph.retrieval.loop import JudgementSchema
+
+    class Judging:
+        def with_structured_output(self, schema: object) -> Judging:
+            return self
+
+        def invoke(self, messages: object) -> JudgementSchema:
+            return JudgementSchema(
+                ranked_indices=[2, 99, 2, 1],
+                is_sufficient=True,
+                missing=[],
+                next_action=None,
+                refined_query="",
+                confidence=1.7,
+            )
+
+    hits = search_all(shipped, "법인카드 한도")
+    judged = model_judge(Judging(), shipped)("법인카드 한도", hits)  # type: ignore[arg-type]
+    assert judged == Judgement([2, 1], True, [], None, "", 1.0)
