@@ -97,6 +97,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "질문이 아닌 말: 찾아볼 것이 없음",
         "en": "a statement, not a question: nothing to look up",
     },
+    "route_reason_together": {
+        "ko": "여러 문서가 함께 일치: {sources}",
+        "en": "documents match together: {sources}",
+    },
     "route_reason_match": {
         "ko": "문서 일치: {source} (신뢰도 {confidence})",
         "en": "document match: {source} (confidence {confidence})",
@@ -466,6 +470,7 @@ _ROUTE_REASONS = (
         "route_reason_match",
         re.compile(r"^document match: (?P<source>\S+) \(confidence (?P<confidence>[\d.]+)\)"),
     ),
+    ("route_reason_together", re.compile(r"^document match: (?P<sources>.+) \(together\)")),
     ("route_reason_rules", re.compile(r"^asks about company rules")),
     ("route_reason_none", re.compile(r"^small talk or general question")),
 )

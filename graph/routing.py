@@ -20,7 +20,15 @@ from pydantic import BaseModel, Field
 
 from graph.nodes import Node
 from graph.retrieval import DocumentIndex, relevant
-from graph.retrieval.loop import ANSWERED, BEST_EFFORT, NOT_FOUND, model_judge, run_loop
+from graph.retrieval.loop import (
+    ANSWERED,
+    BEST_EFFORT,
+    MIN_CONFIDENCE,
+    NOT_FOUND,
+    model_judge,
+    run_loop,
+    union_confidence,
+)
 from graph.safeguard import mask
 from graph.state import ChatState
 from graph.turns import content_text, extract_current_turn
@@ -68,9 +76,15 @@ def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
         return "agent", "asks about this conversation, not the documents"
     if not _ASKS.search(question) and not _DOCUMENTISH.search(question.lower()):
         return "agent", "a statement, not a question: nothing to look up"
-    hits = relevant(index.search(question, k=1))
-    if hits:
+    hits = index.search(question, k=3)
+    if relevant(hits[:1]):
         return "rag", f"document match: {hits[0].source} (confidence {hits[0].confidence:.2f})"
+    if len({h.source for h in hits}) > 1 and union_confidence(index, question, hits) >= (
+        MIN_CONFIDENCE
+    ):
+        # a question in two parts, each answered by another document
+        sources = ", ".join(dict.fromkeys(h.source for h in hits))
+        return "rag", f"document match: {sources} (together)"
     if _DOCUMENTISH.search(question.lower()):
         return "rag", "asks about company rules, but no document matched"
     return "agent", "small talk or general question; no document matched"

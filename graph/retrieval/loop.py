@@ -210,6 +210,19 @@ def _held_together(index: DocumentIndex, question: str, chosen: Sequence[Hit]) -
     return sum(w for t, w in weights.items() if t in held) / total
 
 
+def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -> float:
+    """The confidence of passages together: the share of the question one of them holds.
+
+    Words no document has count against it, as in `Hit.confidence`.
+    """
+    weights, unknown_mass = index.weighted_terms(question)
+    total = sum(weights.values()) + unknown_mass
+    held: set[str] = set()
+    for hit in hits:
+        held |= index.passage_terms(hit)
+    return sum(w for t, w in weights.items() if t in held) / total if total else 0.0
+
+
 def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> Judgement:
     """The offline judgement: the same JSON a model gives, by a rule anyone can follow.
 
