@@ -28,6 +28,7 @@ from langchain_core.messages import (
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from graph.retrieval.loop import COMPOUND
 from graph.safeguard import find_pii
 from graph.summarizer import sentences
 from graph.text import is_korean
@@ -639,16 +640,12 @@ class OfflineChatModel(BaseChatModel):
         )
 
 
-_COMPOUND = re.compile(r"(랑|이랑|하고|과|와|고)\s|,|그리고|각각|\band\b|\bboth\b", re.I)
-"""A question in two parts ("A랑 B는?", "A, and B?")."""
-
-
 def _second_part(question: str, best: Memory, passages: list[Memory]) -> Memory | None:
     """For a two-part question, the passage of another section holding what the best lacks.
 
     None unless it holds two or more of the question's word pieces that the best lacks.
     """
-    if not _COMPOUND.search(question):
+    if not COMPOUND.search(question):
         return None
     left = _bigrams(question) - _bigrams(best.text)
     scored = [

@@ -23,6 +23,7 @@ from graph.retrieval import DocumentIndex, relevant
 from graph.retrieval.loop import (
     ANSWERED,
     BEST_EFFORT,
+    COMPOUND,
     MIN_CONFIDENCE,
     NOT_FOUND,
     model_judge,
@@ -79,8 +80,10 @@ def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
     hits = index.search(question, k=3)
     if relevant(hits[:1]):
         return "rag", f"document match: {hits[0].source} (confidence {hits[0].confidence:.2f})"
-    if len({h.source for h in hits}) > 1 and union_confidence(index, question, hits) >= (
-        MIN_CONFIDENCE
+    if (
+        COMPOUND.search(question)
+        and len({h.source for h in hits}) > 1
+        and union_confidence(index, question, hits) >= MIN_CONFIDENCE
     ):
         # a question in two parts, each answered by another document
         sources = ", ".join(dict.fromkeys(h.source for h in hits))

@@ -48,6 +48,8 @@ def make_tool_node(
             tool = by_name.get(name)
             group = RETRIEVAL_TOOLS if name in RETRIEVAL_TOOLS else frozenset({name})
             searches = _calls_this_turn(state, group) + sum(1 for r in results if r.name in group)
+            if name in RETRIEVAL_TOOLS:  # the rag node's loop spent some of the three
+                searches += len((state.get("retrieval") or {}).get("steps") or [])
             if tool is None:
                 content = f"Error: there is no tool named {name!r}."
             elif name in RETRIEVAL_TOOLS and searches >= RETRIEVAL_CALLS:

@@ -60,6 +60,9 @@ IN_PREPARATION: Outcome = "in_preparation"
 MENU_MAP = Path(__file__).resolve().parents[2] / "data" / "menu_map.json"
 """Portal menus and the documents that name them (`data/menu_map.json`)."""
 
+COMPOUND = re.compile(r"(랑|이랑|하고|과|와|고)\s|,|그리고|각각|\band\b|\bboth\b", re.I)
+"""A question in two parts ("A랑 B는?", "A, and B?")."""
+
 _STEPS = re.compile(r"방법|절차|순서|단계|어떻게|신청하|how (do|can|to)|steps?\b|procedure", re.I)
 
 
@@ -339,9 +342,13 @@ def run_loop(
         ranked = [passages[i - 1] for i in judged.ranked_indices]
         if judged.next_action == "search_again" and (judged.refined_query or question) in searched:
             break  # the same search again would find the same
-        if judged.next_action == "get_section" and ranked:
+        if judged.next_action == "get_section":
+            if not ranked:
+                break
             best = ranked[0]
             whole = get_section(index, best, question)
+            if whole is best:
+                break  # already whole: expanding again would find the same
             passages = [whole, *(p for p in ranked[1:] if p.chunk_id != best.chunk_id)]
             args: dict[str, Any] = {"source": best.source, "heading": best.heading}
             found = [whole]

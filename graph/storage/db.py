@@ -134,6 +134,16 @@ def tables(conn: Connection) -> set[str]:
     return {str(row[0]) for row in conn.execute(sql)}
 
 
+def lock_thread(conn: Connection, thread_id: str) -> None:
+    """Inside a transaction: make other writers of this thread's rows wait until it ends.
+
+    SQLite has one writer per file anyway; PostgreSQL takes a transaction-level advisory
+    lock on the thread, so a read-then-write (postings, pins) is not interleaved.
+    """
+    if dialect(conn) == "postgres":
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (thread_id,))
+
+
 UPGRADE_LOCK = 7_002_004
 """PostgreSQL advisory lock key held while the schema is upgraded."""
 

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from graph.storage.archive import Archive, pack_json, unpack_json
+from graph.storage.db import lock_thread
 
 
 def record_facts(
@@ -59,6 +60,7 @@ def facts_in_range(archive: Archive, thread_id: str, first: int, last: int) -> l
 def insert_pin(archive: Archive, thread_id: str, record: dict[str, Any], limit: int) -> bool:
     """Pin a fact unless `limit` pins exist; True if it is pinned (now or before)."""
     with archive.lock, archive.conn:
+        lock_thread(archive.conn, thread_id)
         exists = archive.conn.execute(
             "SELECT 1 FROM pinned_facts WHERE thread_id = ? AND fact = ?",
             (thread_id, record["fact"]),

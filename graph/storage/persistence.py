@@ -169,11 +169,15 @@ def _open_postgres(url: str, timeout_s: float) -> Persistence:
 
     timeout_s = max(timeout_s, 10.0)
     saver: PgChatSaver | None = None
+    conn: PgConnection | None = None
     try:
         saver = PgChatSaver(url, timeout_s)
         saver.setup()
-        archive = Archive(PgConnection(url, connect_timeout_s=timeout_s))
+        conn = PgConnection(url, connect_timeout_s=timeout_s)
+        archive = Archive(conn)
     except _OPEN_FAILURES as exc:
+        if conn is not None:
+            conn.close()
         if saver is not None:
             saver.conn.close()
         raise StorageError(f"cannot open the database {_safe(url)}: {exc}") from exc
@@ -181,12 +185,16 @@ def _open_postgres(url: str, timeout_s: float) -> Persistence:
 
 
 def _safe(url: str) -> str:
-    """A database URL without its password, to show."""
-    scheme, sep, rest = url.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if not at:
-        return url
-    return f"{scheme}{sep}{credentials.partition(':')[0]}@{host}"
+    """A database URL as it may be shown: user, host, port and database, never a password."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        info = conninfo_to_dict(url)
+    except Exception:  # noqa: BLE001 - an unreadable URL is not shown at all
+        return "postgresql://(unreadable URL)"
+    user = f"{info['user']}@" if info.get("user") else ""
+    port = f":{info['port']}" if info.get("port") else ""
+    return f"postgresql://{user}{info.get('host', '')}{port}/{info.get('dbname', '')}"
 
 
 def prune_checkpoints(saver: ChatSaver | PgChatSaver, thread_id: str, keep_turns: int) -> int:

@@ -63,7 +63,7 @@ def saver_pool(url: str, connect_timeout_s: float = 10.0) -> ConnectionPool[Conn
         pool.wait(timeout=connect_timeout_s)
     except PoolTimeout as exc:
         pool.close()
-        raise OperationalError(f"cannot connect to {url.rpartition('@')[2]}") from exc
+        raise OperationalError("cannot connect to the database (pool timeout)") from exc
     return pool
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage
 
-from graph.storage.db import Connection
+from graph.storage.db import Connection, lock_thread
 from graph.turns import turn_document
 
 MAX_POSTINGS = 300
@@ -57,6 +57,7 @@ def index_turns(conn: Connection, thread_id: str, docs: Sequence[tuple[int, Sequ
     """
     if not docs:
         return 0
+    lock_thread(conn, thread_id)
     key = int(thread_key(conn, thread_id, create=True) or 0)
     known = {
         int(r[0])

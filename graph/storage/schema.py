@@ -156,11 +156,16 @@ def _vacuum_churn(conn: Connection) -> None:
     """
     if dialect(conn) != "postgres":
         return
+    version = int(conn.execute("SELECT current_setting('server_version_num')").fetchone()[0])
+    inserts = (
+        ", autovacuum_vacuum_insert_scale_factor = 0, autovacuum_vacuum_insert_threshold = 1000"
+        if version >= 130000  # the insert thresholds came with PostgreSQL 13
+        else ""
+    )
     for table in CHURN_TABLES:
         conn.execute(
             f"ALTER TABLE {table} SET (autovacuum_vacuum_scale_factor = 0, "
-            "autovacuum_vacuum_threshold = 500, autovacuum_vacuum_insert_scale_factor = 0, "
-            "autovacuum_vacuum_insert_threshold = 1000)"
+            f"autovacuum_vacuum_threshold = 500{inserts})"
         )
 
 
@@ -193,8 +198,8 @@ def upgrade(conn: Connection) -> int:
     before = schema_version(conn)
     if before == SCHEMA_VERSION:
         return before
-    begin_exclusive(conn)
     try:
+        begin_exclusive(conn)
         before = schema_version(conn)
         if before > SCHEMA_VERSION:
             raise SchemaError(

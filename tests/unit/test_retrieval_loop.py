@@ -103,8 +103,10 @@ def test_nothing_ranked_is_in_preparation_and_says_so(shipped: DocumentIndex) ->
 
 
 def test_not_found_names_the_menus_the_question_points_to(shipped: DocumentIndex) -> None:
-    result = run_loop(shipped, "사내 통근버스 노선 알려줘")
+    result = run_loop(shipped, "회의실 예약에서 드론 촬영 장비도 빌려?")
     assert result.outcome == NOT_FOUND
+    assert result.menus[0] == "한빛포털 [시설 > 회의실 예약]" and len(result.menus) <= 3
+    assert "한빛포털 [시설 > 회의실 예약]" in fallback_text(result.as_dict())
     retrieval = {**result.as_dict(), "menus": ["한빛포털 [근태 > 출퇴근 기록]"]}
     text = fallback_text(retrieval)
     assert text.startswith("관련 문서를 찾지 못했습니다. 다음 메뉴에서 확인해 보세요:")
