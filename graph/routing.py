@@ -19,12 +19,11 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from graph.nodes import Node
-from graph.retrieval import DocumentIndex, relevant
+from graph.retrieval import MIN_CONFIDENCE, DocumentIndex, relevant
 from graph.retrieval.loop import (
     ANSWERED,
     BEST_EFFORT,
     COMPOUND,
-    MIN_CONFIDENCE,
     NOT_FOUND,
     model_judge,
     run_loop,

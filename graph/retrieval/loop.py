@@ -32,6 +32,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from graph.retrieval import MIN_CONFIDENCE
 from graph.retrieval.index import DocumentIndex, Hit
 
 log = logging.getLogger(__name__)
@@ -44,8 +45,6 @@ MAX_CALLS = 3
 """Retrieval tool calls a turn may make (search_all, search_by_metadata, get_section)."""
 CONTEXT_K = 3
 """Ranked passages that go into the model's context."""
-MIN_CONFIDENCE = 0.5
-"""Seed 003: below this the answer says no relevant document was found."""
 COVERED = 0.75
 """Share of the question the top passages must hold together to be sufficient."""
 
