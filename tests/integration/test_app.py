@@ -424,3 +424,16 @@ def test_the_timeline_lists_checkpoints_and_forks_a_thread_at_another_rate(db: P
     assert [e["compression_rate"] for e in kept["summary_history"]] == [0.3]
     assert forked["turn_count"] == kept["turn_count"] == 4
     assert "**[1-3턴 요약] 압축률 0.5**" in _texts(at)
+
+
+def test_a_document_question_shows_each_retrieval_step_and_its_judgement(db: Path) -> None:
+    at = _app()
+    _say(at, "법인카드 월 한도는 얼마야?")
+    (steps,) = [e for e in at.expander if e.label.startswith("🔎 문서 검색 단계")]
+    assert steps.label.endswith("· 충분")
+    judgements = [j.value for j in steps.json]
+    assert judgements and {"ranked_indices", "is_sufficient", "next_action"} <= set(
+        json.loads(judgements[0])
+    )
+    assert any(c.value.startswith("1. search_all ") for c in steps.caption)
+    assert any("월 300만원" in m.value for m in at.chat_message[-1].markdown)
