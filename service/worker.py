@@ -264,13 +264,27 @@ def main() -> None:
     broker.close()
 
 
+def _done_kept(broker: Broker, job: Job) -> bool:
+    """Whether the job's last kept event is its `done`."""
+    last = broker.last_seq(job.job_id)
+    kept = broker.events(job.job_id, after=last - 1) if last else []
+    return bool(kept) and kept[-1]["type"] == "done"
+
+
 def _recover(app: ChatApp, broker: RedisBroker, job: Job) -> None:
     """A job whose worker died: run it again once, or end it after a second death.
 
-    A job that had ended (`done` sent, not yet released) is only released; one that had
-    paused for an approval is parked as it would have been.
+    A job that had ended is only released; if the worker died between saving its status
+    and keeping its `done` event, the `done` is kept now, or its streams would wait for it
+    forever. One that had paused for an approval is parked as it would have been.
     """
     if job.status in FINISHED:
+        if not _done_kept(broker, job):
+            TurnEvents(
+                job.trace_id,
+                lambda event: broker.append(job.job_id, event),
+                start_seq=broker.last_seq(job.job_id),
+            ).done()
         broker.release(job)
     elif job.status == "waiting_human":
         broker.park(job)

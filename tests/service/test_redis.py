@@ -229,3 +229,31 @@ def test_a_stream_read_may_stay_quiet_longer_than_the_clients_socket_timeout(
     quiet, found = asyncio.run(read())
     broker.close()
     assert quiet == [] and [e["seq"] for e in found] == [1]
+
+
+def test_a_worker_dead_between_a_jobs_status_and_its_done_event_leaves_no_stream_waiting(
+    redis_url: str,
+) -> None:
+    """The status is saved before the `done` event is kept (a client never sees it lag);
+    a worker killed in between left a finished job whose stream never ended. The reaper
+    keeps the `done` now, once."""
+    from graph.session import TurnEvents
+    from service.jobs import Job
+    from service.redis_broker import RedisBroker
+    from service.worker import _recover
+
+    broker = RedisBroker(redis_url)
+    try:
+        job = Job.new("t-gap", {"thread_id": "t-gap", "kind": "message", "message": "hi"})
+        events = TurnEvents(job.trace_id, lambda e: broker.append(job.job_id, e))
+        events.token("answer")
+        job.status = "done"
+        broker.save(job)  # ... and the worker died here
+        _recover(None, broker, job)  # type: ignore[arg-type]
+        kept = broker.events(job.job_id)
+        check_stream(kept)
+        assert [e["type"] for e in kept] == ["token", "done"]
+        _recover(None, broker, job)  # type: ignore[arg-type]
+        assert len(broker.events(job.job_id)) == 2  # not twice
+    finally:
+        broker.close()
