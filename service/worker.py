@@ -13,13 +13,14 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from graph.errors import ErrorCode
+from graph.errors import ErrorCode, ThreadBusy
 from graph.session import ChatApp, Event, TurnEvents, TurnRequest, run_request
-from graph.session.app import config_for, retryable, thread_values
+from graph.session.app import retryable, thread_values
 from graph.session.runner import turn_metadata
-from graph.session.turns import TurnOutcome, close_unanswered, keep_unanswered
+from graph.session.turns import TurnOutcome, close_unanswered, keep_unanswered, settled
+from graph.storage.leases import LEASE_S
 from graph.turns import content_text, is_turn_end
 from service.jobs import FINISHED, Broker, Job
 
@@ -64,18 +65,44 @@ def _rerun(app: ChatApp, job: Job, request: TurnRequest) -> TurnRequest | None:
     """What a re-run of a message does, from what the dead worker saved.
 
     Nothing saved: the message runs again. The message saved but not answered: the turn
-    is answered again in place (a retry). Answered after all: None, nothing runs.
+    is answered again in place (a retry). Answered after all: None, nothing runs. The
+    decision is read under the thread's writer lease, after what the dead worker left
+    half-written at the thread's head is put right: a step it finished but did not
+    checkpoint (the message's arrival, say) counts as saved, so the message is neither
+    lost nor sent twice.
     """
-    if job.turn_before is None or _turn_count(app, job.thread_id) <= job.turn_before:
+    if job.turn_before is None:
         return request
-    snapshot = app.graph.get_state(config_for(job.thread_id, app.settings))
-    messages = (snapshot.values or {}).get("messages", [])
-    if messages and is_turn_end(messages[-1]) and not retryable(messages):
-        return None
-    if not snapshot.next:  # closed already (or saved with no step left): answered anew
-        close_unanswered(app, job.thread_id, ErrorCode.TURN_INTERRUPTED)
-    # otherwise the retry goes on from the last node the dead worker saved (under the lease)
-    return TurnRequest(job.thread_id, kind="retry")
+    deadline = time.monotonic() + LEASE_S
+    while True:
+        try:
+            with settled(app, job.thread_id) as snapshot:
+                values = snapshot.values or {}
+                messages = values.get("messages", [])
+                if int(values.get("turn_count", 0)) <= job.turn_before or not _holds(
+                    messages, request.message
+                ):
+                    return request
+                if messages and is_turn_end(messages[-1]) and not retryable(messages):
+                    return None
+                if not snapshot.next:  # closed already, or no step left: answered anew
+                    close_unanswered(app, job.thread_id, ErrorCode.TURN_INTERRUPTED, snapshot)
+            # otherwise the retry goes on from the last step the dead worker saved
+            return TurnRequest(job.thread_id, kind="retry")
+        except ThreadBusy:
+            # the dead worker's lease, on another host: it lapses within LEASE_S
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def _holds(messages: list[Any], text: str) -> bool:
+    """Whether the thread's last message from the user is `text` (this job's message)."""
+    said = next((m for m in reversed(messages) if getattr(m, "type", "") == "human"), None)
+    if said is not None and content_text(said).strip() == text.strip():
+        return True
+    log.warning("a re-run found its thread's last turn not its message: it runs as new")
+    return False
 
 
 def _report_saved(app: ChatApp, job: Job, events: TurnEvents) -> None:
@@ -92,9 +119,12 @@ def abandon(app: ChatApp, broker: Broker, job: Job, reason: str) -> None:
     request = TurnRequest.from_dict(job.request)
     events = TurnEvents(job.trace_id, _sink(broker, job), start_seq=broker.last_seq(job.job_id))
     if request.kind == "message":
-        saved = _turn_count(app, job.thread_id)
-        before = job.turn_before if job.turn_before is not None else saved
         try:
+            before = (
+                job.turn_before
+                if job.turn_before is not None
+                else _turn_count(app, job.thread_id)
+            )
             keep_unanswered(
                 app,
                 job.thread_id,
@@ -114,10 +144,12 @@ def abandon(app: ChatApp, broker: Broker, job: Job, reason: str) -> None:
 
 
 def _turn_count(app: ChatApp, thread_id: str) -> int:
-    try:
-        return int(thread_values(app, thread_id).get("turn_count", 0))
-    except Exception:  # noqa: BLE001 - an unknown thread; the runner says so
-        return 0
+    """The thread's saved turn count (0 for a thread with no turn yet).
+
+    A failed read raises: a count made up on a failure would make a re-run take the turn
+    before for this job's answer.
+    """
+    return int(thread_values(app, thread_id).get("turn_count", 0))
 
 
 def _sink(broker: Broker, job: Job) -> Callable[[Event], None]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -46,3 +47,20 @@ def postgres() -> Iterator[PostgresServer]:
 def pg_url(postgres: PostgresServer) -> str:
     """A new, empty PostgreSQL database of that server."""
     return postgres.database()
+
+
+Store = Callable[[str], dict[str, str]]
+"""name -> the settings that put a new database of that name on the backend under test."""
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    """Each test using it runs on both backends: a SQLite file, then a new database on the
+    test run's PostgreSQL server (the index and other files stay in the test's folder)."""
+    if request.param == "postgres":
+        server = request.getfixturevalue("postgres")
+        return lambda name: {
+            "DATABASE_URL": server.database(),
+            "CHAT_DB_PATH": str(tmp_path / f"{name}.sqlite"),
+        }
+    return lambda name: {"CHAT_DB_PATH": str(tmp_path / f"{name}.sqlite")}

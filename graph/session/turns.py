@@ -299,6 +299,21 @@ def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
         ) from exc
 
 
+@contextmanager
+def settled(app: ChatApp, thread_id: str) -> Iterator[StateSnapshot]:
+    """The thread's state under its writer lease, its head put right (see `_settle_head`).
+
+    For a caller that decides from what a dead process saved and may write before letting
+    go (a worker running a job again).
+
+    Raises ThreadBusy while another live process holds the thread.
+    """
+    with _lease(app, thread_id):
+        with storage_errors():
+            snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+        yield snapshot
+
+
 def _settle_head(app: ChatApp, thread_id: str) -> None:
     """Put right what a process killed between two writes left at the head of the thread.
 

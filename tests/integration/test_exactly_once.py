@@ -15,8 +15,8 @@ from langchain_core.tools import tool
 
 from graph.session import load_thread, new_thread, open_app, pending_approval, resume_turn, run_turn
 from graph.settings import load_settings
+from tests.conftest import Store
 from tests.fakes.chat import ScriptedModel
-from tests.integration.conftest import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 

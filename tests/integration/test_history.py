@@ -27,9 +27,9 @@ from graph.session import (
     run_turn,
 )
 from graph.settings import load_settings
+from tests.conftest import Store
 from tests.fakes import openai_server as oai
 from tests.fakes.http_server import FakeHTTPServer
-from tests.integration.conftest import Store
 from tests.unit.test_session import _talk
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ from graph.session import (
 )
 from graph.settings import load_settings
 from graph.storage.persistence import StorageError, open_persistence
-from tests.integration.conftest import Store
+from tests.conftest import Store
 from tests.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from graph.session import (
     threads,
 )
 from graph.settings import load_settings
-from tests.integration.conftest import Store
+from tests.conftest import Store
 
 SAID = [
     "제 차는 흰색 아반떼이고 주차 자리는 지하 2층 B-14예요.",

@@ -16,7 +16,7 @@ from graph.errors import InputError, ThreadBusy
 from graph.session import load_thread, new_thread, open_app, run_turn
 from graph.settings import load_settings
 from graph.storage.leases import acquire, release
-from tests.integration.conftest import Store
+from tests.conftest import Store
 
 ROUNDS = 20
 

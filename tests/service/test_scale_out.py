@@ -148,12 +148,6 @@ def _worker_of(store: redis.Redis, job_id: str) -> str | None:
 
 @pytest.mark.scale_out
 @pytest.mark.timeout(900)
-@pytest.mark.xfail(
-    strict=False,
-    reason="open bug (issue 14): since a finished job whose worker died before its `done` "
-    "event gets that `done` from the reaper, a later job of the same conversation is "
-    "sometimes answered as the message before it (2 of 3 runs here); the run still shows it",
-)
 def test_thirty_conversations_on_two_apis_and_three_workers_survive_a_kill_and_a_restart(
     tmp_path: Path, pg_url: str, redis_url: str, http_server: FakeHTTPServer
 ) -> None:
