@@ -109,6 +109,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "회사 규정에 대한 질문이지만 맞는 문서가 없음",
         "en": "asks about company rules, but no document matched",
     },
+    "route_reason_greeting": {
+        "ko": "인사말: 라우터와 도구 없이 바로 답함",
+        "en": "plain greeting: answered directly, no router call and no tools",
+    },
     "route_reason_none": {
         "ko": "일상 대화나 일반 질문: 맞는 문서가 없음",
         "en": "small talk or general question; no document matched",
@@ -473,6 +477,7 @@ _ROUTE_REASONS = (
     ("route_reason_together", re.compile(r"^document match: (?P<sources>.+) \(together\)")),
     ("route_reason_rules", re.compile(r"^asks about company rules")),
     ("route_reason_none", re.compile(r"^small talk or general question")),
+    ("route_reason_greeting", re.compile(r"^plain greeting")),
 )
 
 

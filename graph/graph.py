@@ -93,6 +93,7 @@ def build_graph(
             check_finish=reports_finish,
             mask_pii=reports_finish and settings.masks_pii,
             candidates=settings.candidate_count,
+            plain=chat_model if tools else None,
         ),
     )
     builder.add_node("tool_node", make_tool_node(tools, approval_required, archive))

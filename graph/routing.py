@@ -31,6 +31,7 @@ from graph.retrieval.loop import (
 )
 from graph.safeguard import mask
 from graph.state import ChatState
+from graph.text import is_greeting
 from graph.turns import content_text, extract_current_turn
 from prompt import get_prompt
 
@@ -43,6 +44,9 @@ warnings.filterwarnings(
 )
 
 Route = Literal["rag", "agent"]
+"""The router's two ways; a plain greeting takes a third, `GREETING`, without asking."""
+GREETING = "greeting"
+GREETING_REASON = "plain greeting: answered directly, no router call and no tools"
 _TOOLISH = re.compile(
     r"\d\s*[-+*/×÷^%]\s*\d|몇\s?시(?!간)|무슨\s?요일|날씨|weather|what time|```|위키|wikipedia|웹\s?검색"
 )
@@ -100,10 +104,17 @@ def _question(state: ChatState) -> str:
 
 
 def make_router_node(index: DocumentIndex, model: BaseChatModel | None = None) -> Node:
-    """router_node: decide rag vs agent for this turn."""
+    """router_node: decide rag vs agent for this turn (a plain greeting: neither, no call)."""
 
     def router_node(state: ChatState) -> dict[str, Any]:
         question = _question(state)
+        if is_greeting(question):  # seed 002's fast path: no router call, no tools
+            return {
+                "route": GREETING,
+                "route_reason": GREETING_REASON,
+                "retrieved": [],
+                "retrieval": {},
+            }
         route, reason = rule_route(question, index)
         if model is not None:
             try:

@@ -117,6 +117,13 @@ class Settings:
         "on or off: mask phone numbers, e-mail addresses, resident registration and card "
         "numbers in everything sent to a model provider (the conversation keeps them).",
     )
+    safeguard_model: str = _env(
+        "SAFEGUARD_MODEL",
+        "off",
+        "on or off: with a model configured, also ask it for each message's safeguard label "
+        "(one more call a turn; seed 000's call table has none, so the rules alone decide by "
+        "default).",
+    )
     recall: str = _env(
         "RECALL",
         "on",
@@ -220,6 +227,11 @@ class Settings:
     def masks_pii(self) -> bool:
         """Whether PII is masked before text leaves the machine (MASK_PII=off turns it off)."""
         return self.mask_pii.strip().lower() not in ("off", "0", "false", "no")
+
+    @property
+    def safeguard_asks_model(self) -> bool:
+        """Whether the safeguard asks the model too (SAFEGUARD_MODEL=on)."""
+        return self.safeguard_model.strip().lower() in ("on", "1", "true", "yes")
 
     @property
     def recall_enabled(self) -> bool:

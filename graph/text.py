@@ -47,3 +47,21 @@ def check_thread_id(thread_id: object) -> str:
 def is_korean(text: str) -> bool:
     """True when the text contains Hangul (answers and apologies follow the user's language)."""
     return bool(_HANGUL.search(text))
+
+
+_GREETING = re.compile(
+    r"(안녕(하세요|하십니까|히\s?계세요|히\s?가세요)?|반가워요?|반갑습니다|좋은\s?(아침|하루)(이에요|입니다)?"
+    r"|고마워요?|감사합니다|감사해요|수고하세요|잘\s?자요?|hi|hello|hey|good\s(morning|afternoon|evening)"
+    r"|thanks?(\syou)?|thank\syou|bye|good\s?bye|see\syou)"
+    r"(\s?(there|all|everyone|so\smuch|again))?[\s!.~^?ㅎㅋ:)]*",
+    re.IGNORECASE,
+)
+
+
+def is_greeting(text: str) -> bool:
+    """A plain greeting, thanks or goodbye and nothing else.
+
+    Seed 002's fast path: no router, no tools, one model call. "안녕하세요, 연차 며칠이야?"
+    is a question, not a greeting.
+    """
+    return bool(_GREETING.fullmatch(text.strip()))

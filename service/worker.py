@@ -121,9 +121,7 @@ def abandon(app: ChatApp, broker: Broker, job: Job, reason: str) -> None:
     if request.kind == "message":
         try:
             before = (
-                job.turn_before
-                if job.turn_before is not None
-                else _turn_count(app, job.thread_id)
+                job.turn_before if job.turn_before is not None else _turn_count(app, job.thread_id)
             )
             keep_unanswered(
                 app,

@@ -26,8 +26,8 @@ from graph.retrieval.loop import IN_PREPARATION
 from graph.safeguard import mask_message, unmask_message
 from graph.state import ChatState
 from graph.storage.archive import Archive, record_context_stats
-from graph.text import is_korean
-from graph.turns import content_text, extract_current_turn
+from graph.text import is_greeting, is_korean
+from graph.turns import content_text, extract_current_turn, user_text
 from prompt import get_prompt
 
 log = logging.getLogger(__name__)
@@ -123,8 +123,12 @@ def make_llm_node(
     check_finish: bool = False,
     mask_pii: bool = False,
     candidates: int = 1,
+    plain: BaseChatModel | None = None,
 ) -> Node:
     """llm_node: build the context, call the model; on any failure answer with the fallback.
+
+    `plain` is the model without tools: a plain greeting is answered by it (seed 002's fast
+    path, one call and no tool round).
 
     With `check_finish` (a provider that reports finish_reason, i.e. OpenAI and compatible
     servers), a cut-off, unfinished or empty reply is a failure too (see `check_output`).
@@ -152,8 +156,12 @@ def make_llm_node(
                 mapping: dict[str, str] = {}
                 sent = [mask_message(m, mapping) for m in context] if mask_pii else context
 
+                chosen = model
+                if plain is not None and is_greeting(user_text(current)):
+                    chosen = plain
+
                 def ask(config: RunnableConfig | None = None) -> AIMessage:
-                    reply = model.invoke(sent, config)
+                    reply = chosen.invoke(sent, config)
                     if not isinstance(reply, AIMessage):
                         raise TypeError(f"model returned {type(reply).__name__}")
                     reply = unmask_message(reply, mapping)

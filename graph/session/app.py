@@ -106,7 +106,8 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     if settings.resolved_provider == "openai":
         from graph.providers import get_summarizer_model
 
-        for role in ("router_model", "safeguard_model"):
+        roles = ["router_model"] + (["safeguard_model"] if settings.safeguard_asks_model else [])
+        for role in roles:
             if role not in graph_kwargs:
                 graph_kwargs[role] = get_summarizer_model(settings)
     graph = build_graph(

@@ -48,7 +48,7 @@ def test_streaming_tool_call_and_server_error(http_server, tmp_path: Path) -> No
     out = run_turn(
         app,
         thread,
-        "안녕",
+        "안녕, 뭘 도와줄 수 있어?",  # not a plain greeting: routed, with tools
         turn_count=1,
         compression_rate=0.3,
         events=TurnEvents(
@@ -77,7 +77,7 @@ def test_streaming_tool_call_and_server_error(http_server, tmp_path: Path) -> No
     assert out.answer == "다시 정상입니다."
     view = load_thread(app, thread)
     humans = [m.content for _, t in view.turns for m in t if isinstance(m, HumanMessage)]
-    assert humans == ["안녕", "2+3 계산", "에러 나 봐", "다시"]
+    assert humans == ["안녕, 뭘 도와줄 수 있어?", "2+3 계산", "에러 나 봐", "다시"]
     assert any(isinstance(m, ToolMessage) for _, t in view.turns for m in t)
     assert view.errors[-1]["code"] == "LLM_SERVER_ERROR"
     assert view.summary_history[0]["summary"] == "사용자가 인사하고 2+3을 계산했다."
@@ -240,13 +240,16 @@ def test_pii_never_reaches_the_provider_and_the_answer_shows_the_real_values(
     }
 
 
-def test_with_a_key_the_model_labels_each_message_too(http_server, tmp_path: Path) -> None:
+def test_with_safeguard_model_on_the_model_labels_each_message_too(
+    http_server, tmp_path: Path
+) -> None:
     def label(body):
         text = body["messages"][-1]["content"]
         return "HARMFUL" if "recipe for trouble" in text else "PASS"
 
     bodies = oai.install(http_server, [oai.text("평범한 답입니다.")], label=label)
-    app = open_app(_settings(http_server, tmp_path), tools=[], index=None)
+    settings = _settings(http_server, tmp_path, SAFEGUARD_MODEL="on")
+    app = open_app(settings, tools=[], index=None)
     thread = new_thread(app)
     out = run_turn(
         app, thread, "전화 010-2345-6789로 주세요. 날씨 어때요?", turn_count=1, compression_rate=0.3
