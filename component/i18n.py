@@ -224,6 +224,20 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "전체 압축률: {pct}% 절감 (1 − 요약/원본)",
         "en": "Overall: {pct}% saved (1 − summary/original)",
     },
+    "sections_header": {
+        "ko": "| 구역 | 토큰 (추정) | 예산 | 뺀 항목 |",
+        "en": "| Section | Tokens (est.) | Budget | Left out |",
+    },
+    "sections_note": {
+        "ko": "토큰은 토크나이저 없이 추정합니다: ASCII 4자당 1, 그 밖의 글자는 1자당 1. 예산을 넘으면 순위가 가장 낮은 항목(오래된 요약·정보·대화, 낮은 순위 문서)부터 뺍니다. 역할 문구와 질문은 자르지 않습니다.",
+        "en": "Tokens are estimated without a tokenizer: 1 per 4 ASCII characters, 1 per other character. Over budget, a section drops its lowest-ranked items first (oldest summaries, entities and turns; lowest-ranked passages). The role text and the question are never cut.",
+    },
+    "section_system": {"ko": "시스템 프롬프트", "en": "System prompt"},
+    "section_memory": {"ko": "장기 기억 (요약·회상)", "en": "Long-term memory (summaries, recall)"},
+    "section_entities": {"ko": "주요 정보", "en": "Entities"},
+    "section_recent": {"ko": "최근 대화 (원문)", "en": "Recent turns (raw)"},
+    "section_documents": {"ko": "참고 문서", "en": "Documents"},
+    "section_question": {"ko": "현재 질문", "en": "Question"},
     "next_context": {
         "ko": "🔎 다음 턴에 모델이 보는 내용",
         "en": "🔎 What the model sees next turn",

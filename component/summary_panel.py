@@ -265,10 +265,27 @@ def render_next_context(
         st.caption(t("next_size", lang, chars=f"{chars:,}", n=len(messages)))
         if summarize_first:
             st.info(t("next_summarize", lang, start=summarize_first[0], end=summarize_first[-1]))
+        sections = messages[0].response_metadata.get("sections") if messages else None
+        if sections:
+            render_sections(sections, lang)
         for msg in messages:
             content = msg.content if isinstance(msg.content, str) else str(msg.content)
             st.markdown(f"`{msg.type}` · {len(content)}")
             st.text(content[:3000])
+
+
+def render_sections(sections: Mapping[str, Mapping[str, int]], lang: str) -> None:
+    """Seed 003's sections of the context: estimated tokens against each budget."""
+    rows = []
+    for name, size in sections.items():
+        budget = size["budget"]
+        over = "⚠️ " if budget and size["tokens"] > budget else ""
+        rows.append(
+            f"| {t('section_' + name, lang)} | {over}{size['tokens']:,} | "
+            f"{f'{budget:,}' if budget else '∞'} | {size['dropped'] or ''} |"
+        )
+    st.markdown("\n".join([t("sections_header", lang), "|---|---:|---:|---:|", *rows]))
+    st.caption(t("sections_note", lang))
 
 
 def line_chart(

@@ -9,8 +9,15 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 
+from graph.budgets import Budgets, report
 from graph.times import describe_span, item_time
-from graph.turns import content_text, extract_current_turn, extract_last_n_turns, split_turns
+from graph.turns import (
+    content_text,
+    extract_current_turn,
+    extract_last_n_turns,
+    split_turns,
+    user_text,
+)
 from prompt import get_prompt
 
 
@@ -29,6 +36,10 @@ class Extras:
     """Archived turns relevant to the current message (`[관련 이전 대화]`)."""
     pinned: str = ""
     """Facts the user pinned (`[고정된 사실]`): always in the context."""
+    budgets: Budgets | None = None
+    """Seed 003's token budget per section (`graph.budgets`); None: nothing is trimmed."""
+    documents_dropped: int = 0
+    """Passages left out of `documents` for its budget (lowest-ranked first)."""
 
 
 def system_prompt(
@@ -45,35 +56,59 @@ def system_prompt(
     Role, pinned facts, then `[이전 대화 요약]` lines (or the sliding window), the recursive
     memory and entities if any, then the recalled turns and `[참고 문서]` if any. With no
     pins, no recall and no documents it is exactly seed 002's system prompt.
+
+    With `extras.budgets`, the oldest summary lines and entities beyond their sections'
+    budgets are left out; each section's tokens, budget and dropped items are reported in
+    the message's `response_metadata["sections"]` (never sent to a model).
     """
     extras = extras or Extras()
+    budgets = extras.budgets or Budgets({})
     parts = [get_prompt("system.base")]
     if extras.pinned:
         parts.append(get_prompt("system.pinned", pinned=extras.pinned))
+    role = "\n".join(parts)
+    lines = [
+        get_prompt(
+            "system.summary_line",
+            start=entry["turns"][0],
+            end=entry["turns"][-1],
+            when=f", {describe_span(span[0], span[-1])}" if span else "",
+            summary=entry["summary"],
+        )
+        for entry in summaries
+        for span in [item_time(entry, times or {})]
+    ]
+    remembered: list[str] = []  # long-term memory, in the order the prompt has it
     if window:
-        parts.append(get_prompt("system.window", window=window))
+        remembered.append(get_prompt("system.window", window=window))
     if memory:
-        parts.append(get_prompt("system.memory", memory=memory))
-    if entities:
-        parts.append(get_prompt("system.entities", entities=entities))
-    if summaries:
-        parts.append(get_prompt("system.summaries_header"))
-        for entry in summaries:
-            span = item_time(entry, times or {})
-            parts.append(
-                get_prompt(
-                    "system.summary_line",
-                    start=entry["turns"][0],
-                    end=entry["turns"][-1],
-                    when=f", {describe_span(span[0], span[-1])}" if span else "",
-                    summary=entry["summary"],
-                )
-            )
-    if extras.recalled:
-        parts.append(get_prompt("system.recalled", recalled=extras.recalled))
-    if extras.documents:
-        parts.append(get_prompt("system.documents_header", documents=extras.documents))
-    return SystemMessage(content="\n".join(parts))
+        remembered.append(get_prompt("system.memory", memory=memory))
+    recalled = get_prompt("system.recalled", recalled=extras.recalled) if extras.recalled else ""
+    fixed = "\n".join([*remembered, get_prompt("system.summaries_header"), recalled])
+    kept = budgets.fit("memory", lines[::-1], fixed)  # the newest lines are worth most
+    memory_dropped, lines = len(lines) - kept, lines[len(lines) - kept :]
+    facts = entities.splitlines()
+    kept = budgets.fit("entities", facts[::-1], get_prompt("system.entities", entities=""))
+    entities_dropped, facts = len(facts) - kept, facts[len(facts) - kept :]
+    listed = get_prompt("system.entities", entities="\n".join(facts)) if facts else ""
+    summarized = [get_prompt("system.summaries_header"), *lines] if lines else []
+    documents = (
+        get_prompt("system.documents_header", documents=extras.documents)
+        if extras.documents
+        else ""
+    )
+    sections = {
+        "system": report("system", role, budgets),
+        "memory": report(
+            "memory", "\n".join([*remembered, *summarized, recalled]), budgets, memory_dropped
+        ),
+        "entities": report("entities", listed, budgets, entities_dropped),
+        "documents": report("documents", documents, budgets, extras.documents_dropped),
+    }
+    ordered = [role, *remembered, listed, *summarized, recalled, documents]
+    return SystemMessage(
+        content="\n".join(p for p in ordered if p), response_metadata={"sections": sections}
+    )
 
 
 def build_context(
@@ -141,3 +176,24 @@ class ContextStats:
             "context_messages": self.context_messages,
             "full_chars": self.full_chars,
         }
+
+
+def fit_recent(context: Sequence[BaseMessage], budgets: Budgets | None) -> list[BaseMessage]:
+    """`context` with its oldest raw turns beyond the recent section's budget left out.
+
+    The newest raw turn always stays, and so does the current turn (the question is
+    measured, never cut). The recent and question sections join the system message's
+    section report.
+    """
+    system, rest = context[0], list(context[1:])
+    completed, current = split_turns(rest)
+    budgets = budgets or Budgets({})
+    texts = ["\n".join(content_text(m) for m in turn) for turn in completed]
+    dropped = len(completed) - budgets.fit("recent", texts[::-1])
+    sections = dict(system.response_metadata.get("sections") or {})
+    sections["recent"] = report("recent", "\n".join(texts[dropped:]), budgets, dropped)
+    sections["question"] = report("question", user_text(current), budgets)
+    system = system.model_copy(
+        update={"response_metadata": {**system.response_metadata, "sections": sections}}
+    )
+    return [system, *(m for turn in completed[dropped:] for m in turn), *current]

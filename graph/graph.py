@@ -94,6 +94,7 @@ def build_graph(
             mask_pii=reports_finish and settings.masks_pii,
             candidates=settings.candidate_count,
             plain=chat_model if tools else None,
+            budgets=settings.token_budgets,
         ),
     )
     builder.add_node("tool_node", make_tool_node(tools, approval_required, archive))

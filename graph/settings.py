@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from graph.budgets import Budgets
+
 ProviderName = Literal["offline", "openai"]
 _T = TypeVar("_T")
 
@@ -116,6 +118,14 @@ class Settings:
         "on",
         "on or off: mask phone numbers, e-mail addresses, resident registration and card "
         "numbers in everything sent to a model provider (the conversation keeps them).",
+    )
+    context_token_budgets: str = _env(
+        "CONTEXT_TOKEN_BUDGETS",
+        "",
+        "Seed 003's token budget per context section, e.g. 'documents=1000,recent=2000' "
+        "(system, memory, entities, recent, documents, question; 0 = no limit; the others "
+        "keep their defaults 1500, 5000, 200, 1500, 1500, 100). Over budget, a section loses "
+        "its lowest-ranked items; tokens are estimated offline (see graph/budgets.py).",
     )
     safeguard_model: str = _env(
         "SAFEGUARD_MODEL",
@@ -227,6 +237,11 @@ class Settings:
     def masks_pii(self) -> bool:
         """Whether PII is masked before text leaves the machine (MASK_PII=off turns it off)."""
         return self.mask_pii.strip().lower() not in ("off", "0", "false", "no")
+
+    @property
+    def token_budgets(self) -> Budgets:
+        """CONTEXT_TOKEN_BUDGETS parsed (ValueError names a bad entry)."""
+        return Budgets.parse(self.context_token_budgets)
 
     @property
     def safeguard_asks_model(self) -> bool:

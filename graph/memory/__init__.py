@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from langchain_core.messages import BaseMessage
 
+    from graph.budgets import Budgets
     from graph.context import Extras
     from graph.memory.run import SummaryRun
 
@@ -61,13 +62,22 @@ def get_strategy(name: str | None) -> MemoryStrategy:
 
 def strategy_context(state: Mapping[str, Any], extras: Extras | None = None) -> list[BaseMessage]:
     """The context of the thread's next model call under its memory strategy."""
-    from graph.context import Extras
+    from graph.context import Extras, fit_recent
 
-    return get_strategy(state.get("strategy")).context(state, extras or Extras())
+    extras = extras or Extras()
+    return fit_recent(get_strategy(state.get("strategy")).context(state, extras), extras.budgets)
 
 
-def state_extras(state: Mapping[str, Any], documents: str = "") -> Extras:
-    """The extra sections of a context from the state: recalled turns, pinned facts."""
+def state_extras(
+    state: Mapping[str, Any],
+    documents: str = "",
+    budgets: Budgets | None = None,
+    documents_dropped: int = 0,
+) -> Extras:
+    """The extra sections of a context from the state: recalled turns, pinned facts.
+
+    `budgets` are the token budgets the context is fitted to (None: no trimming).
+    """
     from graph.context import Extras
     from graph.memory.pins import format_pins
     from graph.memory.recall import format_recalled
@@ -76,4 +86,6 @@ def state_extras(state: Mapping[str, Any], documents: str = "") -> Extras:
         documents=documents,
         recalled=format_recalled(state.get("recalled") or []),
         pinned=format_pins(state.get("pinned") or []),
+        budgets=budgets,
+        documents_dropped=documents_dropped,
     )

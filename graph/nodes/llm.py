@@ -17,6 +17,7 @@ from langgraph.config import get_stream_writer
 from langgraph.constants import TAG_NOSTREAM
 from langgraph.errors import GraphBubbleUp
 
+from graph.budgets import Budgets
 from graph.context import ContextStats, Extras, context_chars, message_chars, system_prompt
 from graph.errors import ErrorCode, TurnCancelled, error_record
 from graph.memory import state_extras, strategy_context
@@ -124,11 +125,13 @@ def make_llm_node(
     mask_pii: bool = False,
     candidates: int = 1,
     plain: BaseChatModel | None = None,
+    budgets: Budgets | None = None,
 ) -> Node:
     """llm_node: build the context, call the model; on any failure answer with the fallback.
 
     `plain` is the model without tools: a plain greeting is answered by it (seed 002's fast
-    path, one call and no tool round).
+    path, one call and no tool round). `budgets` are seed 003's per-section token budgets
+    the context is fitted to (see `graph.budgets`).
 
     With `check_finish` (a provider that reports finish_reason, i.e. OpenAI and compatible
     servers), a cut-off, unfinished or empty reply is a failure too (see `check_output`).
@@ -143,7 +146,8 @@ def make_llm_node(
         turn = state["turn_count"]
         current = extract_current_turn(messages)
         rounds = sum(1 for m in current if isinstance(m, AIMessage) and m.tool_calls)
-        context = strategy_context(state, state_extras(state, _documents(state)))
+        documents, dropped = _documents(state, budgets)
+        context = strategy_context(state, state_extras(state, documents, budgets, dropped))
         errors = list(state.get("errors", []))
         response: AIMessage
         candidate_records: list[dict[str, Any]] = []
@@ -188,7 +192,7 @@ def make_llm_node(
         prior = state.get("transcript_chars", 0)
         # the baseline: no memory at all, so the system prompt without summaries, memory,
         # recall or pins (documents would be there anyway) and every turn so far verbatim
-        baseline = system_prompt([], Extras(documents=_documents(state)))
+        baseline = system_prompt([], Extras(documents=documents))
         stats = ContextStats(
             turn=turn,
             context_chars=context_chars(context),
@@ -197,7 +201,11 @@ def make_llm_node(
         )
         if archive is not None:
             record_context_stats(archive, state.get("session_id", ""), stats.as_dict())
-        update: dict[str, Any] = {"messages": [response], "last_context": stats.as_dict()}
+        sections = context[0].response_metadata.get("sections", {})
+        update: dict[str, Any] = {
+            "messages": [response],
+            "last_context": {**stats.as_dict(), "sections": sections},
+        }
         if candidates > 1:
             update["candidates"] = candidate_records
         if not response.tool_calls:
@@ -236,14 +244,18 @@ def _best_of(
     return reply, records, failure
 
 
-def _documents(state: ChatState) -> str:
+def _documents(state: ChatState, budgets: Budgets | None = None) -> tuple[str, int]:
+    """The `[참고 문서]` text, and how many of the lowest-ranked passages its budget left out."""
     passages = state.get("retrieved") or []
     if state.get("route") == "rag" and not passages:
-        return fallback_text(state.get("retrieval") or {}) + get_prompt("system.fallback_rule")
-    return "\n".join(
+        return fallback_text(state.get("retrieval") or {}) + get_prompt("system.fallback_rule"), 0
+    shown = [
         f"[{i}] {p['text']} (출처: {p['source']} > {p['heading']})"
         for i, p in enumerate(passages, 1)
-    )
+    ]
+    header = get_prompt("system.documents_header", documents="")
+    kept = budgets.fit("documents", shown, header) if budgets is not None else len(shown)
+    return "\n".join(shown[:kept]), len(shown) - kept
 
 
 def fallback_text(retrieval: dict[str, Any]) -> str:

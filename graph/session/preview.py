@@ -26,6 +26,8 @@ class NextContext:
     """Turns that will be summarized before that call (empty when none are due)."""
     recalled: list[dict[str, Any]] = field(default_factory=list)
     """The archived turns the message would recall, with their scores."""
+    sections: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Seed 003's sections: tokens, budget and items left out (see `graph.budgets`)."""
 
 
 def preview_next_context(
@@ -53,10 +55,11 @@ def preview_next_context(
         "recalled": [r.as_dict() for r in recalled],
         "pinned": read_pins(archive, view.thread_id),
     }
-    context = strategy_context(state, state_extras(state))
+    context = strategy_context(state, state_extras(state, budgets=app.settings.token_budgets))
     return NextContext(
         messages=context,
         chars=context_chars(context),
         summarize_first=planned_summary(state),  # type: ignore[arg-type]
         recalled=state["recalled"],
+        sections=dict(context[0].response_metadata.get("sections", {})),
     )

@@ -437,3 +437,26 @@ def test_a_document_question_shows_each_retrieval_step_and_its_judgement(db: Pat
     )
     assert any(c.value.startswith("1. search_all ") for c in steps.caption)
     assert any("월 300만원" in m.value for m in at.chat_message[-1].markdown)
+
+
+def test_the_next_context_view_shows_each_section_against_its_budget(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CONTEXT_TOKEN_BUDGETS", "recent=60")
+    at = _app()
+    _say(at, "회의는 금요일 오후 3시에 판교 연구소 3층에서 열려요. 참석자는 다섯 명입니다.")
+    _say(at, "자료는 목요일까지 공유 폴더에 올려 주세요. 발표는 김민수님이 맡습니다.")
+    (view,) = [e for e in at.expander if e.label.startswith("🔎 다음 턴에 모델이 보는 내용")]
+    table = next(m.value for m in view.markdown if m.value.startswith("| 구역 |"))
+    rows = {r.split("|")[1].strip(): r for r in table.splitlines()[2:]}
+    assert list(rows) == [
+        "시스템 프롬프트",
+        "장기 기억 (요약·회상)",
+        "주요 정보",
+        "참고 문서",
+        "최근 대화 (원문)",
+        "현재 질문",
+    ]
+    recent = [c.strip() for c in rows["최근 대화 (원문)"].split("|")[2:5]]
+    assert recent[1] == "60" and recent[2] == "1"  # the older raw turn left out for it
+    assert any("토큰은 토크나이저 없이 추정합니다" in c.value for c in view.caption)
