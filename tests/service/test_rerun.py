@@ -72,6 +72,17 @@ class RecoveringBroker(LocalBroker):
     recovers = True
 
 
+def _settings(db: dict[str, str], http_server: FakeHTTPServer, tmp_path: Path) -> dict[str, str]:
+    """The chat's settings on database `db`, its model the fake server."""
+    return {
+        **db,
+        "CHAT_PROVIDER": "openai",
+        "OPENAI_API_KEY": "sk-test",
+        "OPENAI_BASE_URL": f"{http_server.url}/v1",
+        "INDEX_DIR": str(tmp_path / "index"),
+    }
+
+
 def _message(turn: int) -> str:
     return f"c01 t{turn:02d}: 메모 {turn}번을 기억해 주세요."
 
@@ -100,13 +111,7 @@ def test_a_job_run_again_after_its_worker_died_at_any_write_answers_each_message
     points = 0
     while True:
         points += 1
-        settings = {
-            **store(f"k{points}"),
-            "CHAT_PROVIDER": "openai",
-            "OPENAI_API_KEY": "sk-test",
-            "OPENAI_BASE_URL": f"{http_server.url}/v1",
-            "INDEX_DIR": str(tmp_path / "index"),
-        }
+        settings = _settings(store(f"k{points}"), http_server, tmp_path)
         app = open_app(load_settings(settings), tools=[], index=None)
         thread = new_thread(app)
         run_turn(app, thread, _message(1), turn_count=None, compression_rate=0.3)
@@ -161,13 +166,7 @@ def test_a_rerun_never_reports_the_turn_before_as_its_answer(
     the thread's last answer for its own. Here the dead worker's record of the turn count
     is one too low and it saved nothing: the message is not the thread's, so it runs."""
     oai.install(http_server, [], summary=lambda body: "요약: 대화가 이어졌습니다.", default=_echo)
-    settings = {
-        **store("low"),
-        "CHAT_PROVIDER": "openai",
-        "OPENAI_API_KEY": "sk-test",
-        "OPENAI_BASE_URL": f"{http_server.url}/v1",
-        "INDEX_DIR": str(tmp_path / "index"),
-    }
+    settings = _settings(store("low"), http_server, tmp_path)
     app = open_app(load_settings(settings), tools=[], index=None)
     thread = new_thread(app)
     for turn in (1, 2):
