@@ -25,13 +25,18 @@ DEFAULT_BUDGETS: dict[str, int] = {
     "system": 1500,
     "memory": 5000,
     "entities": 200,
-    "recent": 1500,
+    "recent": 0,
     "documents": 1500,
     "question": 100,
 }
-"""Seed 003's table, but for memory: its ~500 tokens are the recursive strategy's bounded
-memory of 20 sentences; seed 002's summaries (16 at turn 50, which CONTEXT_BUDGET_CHARS
-keeps to about 5,000 characters) must fit whole, so memory's default is 5,000."""
+"""Seed 003's table, with seed 002 (binding) first where they differ:
+
+- memory: seed 003's ~500 tokens are its recursive memory of 20 sentences; seed 002's
+  summaries (16 at turn 50) must fit whole. Its default is 5,000, and for a thread whose
+  summary budget (CONTEXT_BUDGET_CHARS, per thread) is larger, that budget: the digests
+  bound the summaries, and this budget never drops what they keep (see `for_thread`).
+- recent: no limit by default (0): seed 002's context holds every raw turn no summary
+  covers yet; `recent=1500` gives seed 003's five turns of 300 tokens."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -61,12 +66,28 @@ class Budgets:
                     f"CONTEXT_TOKEN_BUDGETS: unknown section {name!r}; use {', '.join(SECTIONS)}"
                 )
             try:
-                limits[name] = max(0, int(value))
+                limits[name] = int(value)
             except ValueError:
+                limits[name] = -1
+            if limits[name] < 0:
                 raise ValueError(
-                    f"CONTEXT_TOKEN_BUDGETS: {name} needs a whole number of tokens, got {value!r}"
-                ) from None
+                    f"CONTEXT_TOKEN_BUDGETS: {name} needs a whole number of tokens (0: no "
+                    f"limit), got {value.strip()!r}"
+                )
         return cls(limits)
+
+    def for_thread(self, summary_chars: int, recalled: str = "") -> Budgets:
+        """These budgets for a thread whose summaries may take `summary_chars` characters.
+
+        Memory then holds at least those summaries with their turn labels (a quarter more;
+        a character is at most one token by the rule above) and the `recalled` turns, so it
+        never drops what the thread's own summary budget keeps.
+        """
+        memory = self.budget("memory")
+        floor = summary_chars + summary_chars // 4 + estimate_tokens(recalled)
+        if not memory or memory >= floor:
+            return self
+        return Budgets({**self.limits, "memory": floor})
 
     def budget(self, section: str) -> int:
         """The section's budget (0: no limit)."""

@@ -249,7 +249,8 @@ def replay(
         values = app.graph.get_state({"configurable": {"thread_id": thread_id}}).values
         # the context of the last model call: everything but its answer
         asked_state = {**values, "messages": values["messages"][:-1]}
-        last_context = strategy_context(asked_state, state_extras(asked_state))
+        budgets = app.settings.token_budgets
+        last_context = strategy_context(asked_state, state_extras(asked_state, budgets=budgets))
         summary_meta = load_summary_meta(app.persistence.archive, thread_id)
         history, digests, _ = summaries.load(app.persistence.archive, thread_id, values)
         kept = len(checkpoints(app, thread_id))

@@ -124,7 +124,7 @@ class Settings:
         "",
         "Seed 003's token budget per context section, e.g. 'documents=1000,recent=2000' "
         "(system, memory, entities, recent, documents, question; 0 = no limit; the others "
-        "keep their defaults 1500, 5000, 200, 1500, 1500, 100). Over budget, a section loses "
+        "keep their defaults 1500, 5000, 200, 0, 1500, 100). Over budget, a section loses "
         "its lowest-ranked items; tokens are estimated offline (see graph/budgets.py).",
     )
     safeguard_model: str = _env(
@@ -245,8 +245,14 @@ class Settings:
 
     @property
     def safeguard_asks_model(self) -> bool:
-        """Whether the safeguard asks the model too (SAFEGUARD_MODEL=on)."""
-        return self.safeguard_model.strip().lower() in ("on", "1", "true", "yes")
+        """Whether the safeguard asks the model too (SAFEGUARD_MODEL=on).
+
+        ValueError for a value that is neither on nor off.
+        """
+        value = self.safeguard_model.strip().lower()
+        if value not in ("on", "off", "1", "0", "true", "false", "yes", "no", ""):
+            raise ValueError(f"SAFEGUARD_MODEL must be on or off, got {self.safeguard_model!r}")
+        return value in ("on", "1", "true", "yes")
 
     @property
     def recall_enabled(self) -> bool:

@@ -21,6 +21,7 @@ from graph.session.app import retryable, thread_values
 from graph.session.runner import turn_metadata
 from graph.session.turns import TurnOutcome, close_unanswered, keep_unanswered, settled
 from graph.storage.leases import LEASE_S
+from graph.storage.persistence import StorageError
 from graph.turns import content_text, is_turn_end
 from service.jobs import FINISHED, Broker, Job
 
@@ -45,16 +46,23 @@ def execute(app: ChatApp, broker: Broker, job: Job) -> None:
     if job.attempts > 1:
         events.metadata("restarted", attempt=job.attempts, reason="the worker running it stopped")
     job.status = "running"
-    if job.turn_before is None and broker.recovers:  # only a re-run needs it
-        job.turn_before = _turn_count(app, job.thread_id)
-    elif job.attempts > 1 and request.kind == "message":
-        rerun = _rerun(app, job, request)
-        if rerun is None:  # the dead worker had saved the answer: report it
-            broker.save(job)
-            _report_saved(app, job, events)
-            broker.release(job)
-            return
-        request = rerun
+    try:
+        if job.turn_before is None and broker.recovers:  # only a re-run needs it
+            job.turn_before = _turn_count(app, job.thread_id)
+        elif job.attempts > 1 and request.kind == "message":
+            rerun = _rerun(app, job, request)
+            if rerun is None:  # the dead worker had saved the answer: report it
+                broker.save(job)
+                _report_saved(app, job, events)
+                broker.release(job)
+                return
+            request = rerun
+    except (ThreadBusy, StorageError) as exc:  # as the turn itself would report them
+        code = ErrorCode.THREAD_BUSY if isinstance(exc, ThreadBusy) else ErrorCode.STORAGE_ERROR
+        events.error(str(exc), code.value)
+        events.done()
+        broker.release(job)
+        return
     broker.save(job)
     outcome = run_request(app, request, events)
     if outcome.pending is None:
@@ -69,7 +77,8 @@ def _rerun(app: ChatApp, job: Job, request: TurnRequest) -> TurnRequest | None:
     decision is read under the thread's writer lease, after what the dead worker left
     half-written at the thread's head is put right: a step it finished but did not
     checkpoint (the message's arrival, say) counts as saved, so the message is neither
-    lost nor sent twice.
+    lost nor sent twice. (The run itself takes the lease again; meanwhile the broker runs
+    no other job of the thread.)
     """
     if job.turn_before is None:
         return request

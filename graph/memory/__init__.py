@@ -62,9 +62,14 @@ def get_strategy(name: str | None) -> MemoryStrategy:
 
 def strategy_context(state: Mapping[str, Any], extras: Extras | None = None) -> list[BaseMessage]:
     """The context of the thread's next model call under its memory strategy."""
+    from dataclasses import replace
+
     from graph.context import Extras, fit_recent
 
     extras = extras or Extras()
+    if extras.budgets is not None and state.get("context_budget"):
+        fitted = extras.budgets.for_thread(int(state["context_budget"]), extras.recalled)
+        extras = replace(extras, budgets=fitted)
     return fit_recent(get_strategy(state.get("strategy")).context(state, extras), extras.budgets)
 
 

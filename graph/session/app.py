@@ -99,6 +99,7 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     settings.keep_turns  # noqa: B018
     settings.search_mode  # noqa: B018
     settings.token_budgets  # noqa: B018
+    settings.safeguard_asks_model  # noqa: B018
     persistence = open_persistence(settings.database)
     if "index" not in graph_kwargs:
         from graph.retrieval import open_index

@@ -26,8 +26,6 @@ class NextContext:
     """Turns that will be summarized before that call (empty when none are due)."""
     recalled: list[dict[str, Any]] = field(default_factory=list)
     """The archived turns the message would recall, with their scores."""
-    sections: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Seed 003's sections: tokens, budget and items left out (see `graph.budgets`)."""
 
 
 def preview_next_context(
@@ -61,5 +59,4 @@ def preview_next_context(
         chars=context_chars(context),
         summarize_first=planned_summary(state),  # type: ignore[arg-type]
         recalled=state["recalled"],
-        sections=dict(context[0].response_metadata.get("sections", {})),
     )

@@ -183,3 +183,32 @@ def test_a_rerun_never_reports_the_turn_before_as_its_answer(
         "c01 t03",
     ]
     app.persistence.close()
+
+
+def test_a_rerun_that_cannot_get_the_thread_says_so_and_frees_the_line(
+    tmp_path: Path, http_server: FakeHTTPServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dead worker ran on another host and its lease has not lapsed: the re-run waits
+    for it (here 0.5 s instead of LEASE_S), then ends as THREAD_BUSY, error -> done, and
+    the thread's next job may run."""
+    from graph.storage.leases import acquire
+    from service import worker
+
+    oai.install(http_server, [], default=_echo)
+    settings = _settings({"CHAT_DB_PATH": str(tmp_path / "busy.sqlite")}, http_server, tmp_path)
+    app = open_app(load_settings(settings), tools=[], index=None)
+    thread = new_thread(app)
+    run_turn(app, thread, _message(1), turn_count=None, compression_rate=0.3)
+    assert acquire(app.persistence.archive, thread, "elsewhere:4242:deadbeef")
+    monkeypatch.setattr(worker, "LEASE_S", 0.5)
+    broker = RecoveringBroker()
+    job = Job.new(thread, TurnRequest(thread, message=_message(2)).as_dict())
+    job.turn_before, job.attempts, job.status = 0, 1, "running"  # the count says: saved
+    broker.submit(job)
+    execute(app, broker, broker.take(1.0))
+
+    events = broker.events(job.job_id)
+    assert [e["type"] for e in events[-2:]] == ["error", "done"]
+    assert events[-2]["error_code"] == "THREAD_BUSY"
+    assert not broker.busy(thread)  # released: the thread's next job may run
+    app.persistence.close()

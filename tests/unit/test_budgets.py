@@ -33,6 +33,10 @@ def test_the_setting_names_sections_and_keeps_the_rest_at_their_defaults() -> No
         Budgets.parse("history=10")
     with pytest.raises(ValueError, match="whole number"):
         Budgets.parse("documents=lots")
+    with pytest.raises(ValueError, match="whole number"):
+        Budgets.parse("recent=-5")  # not quietly "no limit"
+    with pytest.raises(ValueError, match="SAFEGUARD_MODEL must be on or off"):
+        _ = load_settings({"SAFEGUARD_MODEL": "enabled"}).safeguard_asks_model
 
 
 def _passage(i: int, size: int) -> dict[str, str]:
@@ -70,6 +74,21 @@ def test_memory_over_budget_loses_the_oldest_summary_lines_and_reports_it() -> N
     assert "요약 0:" in str(system_prompt(_summaries(5)).content)
 
 
+def test_memory_never_drops_what_the_threads_own_summary_budget_keeps() -> None:
+    """A thread whose summary budget (CONTEXT_BUDGET_CHARS, per thread) is above the memory
+    budget: its summaries, which the digests already bound, all stay."""
+    state = {**_state(0, 0, "다음은?"), "summary_history": _summaries(30), "turn_count": 91}
+    state["context_budget"] = 20_000
+    budgets = Budgets.parse("memory=500")
+    context = strategy_context(state, state_extras(state, budgets=budgets))
+    assert "요약 0:" in str(context[0].content)
+    memory = context[0].response_metadata["sections"]["memory"]
+    assert memory["dropped"] == 0 and memory["budget"] >= 20_000
+    state["context_budget"] = 300  # a small thread budget: the section's own budget holds
+    context = strategy_context(state, state_extras(state, budgets=budgets))
+    assert context[0].response_metadata["sections"]["memory"]["dropped"] > 0
+
+
 def test_entities_over_budget_keep_the_newest() -> None:
     entities = [{"key": f"key{i}", "value": "다" * 30, "turn": i} for i in range(1, 11)]
     msg = system_prompt(
@@ -91,6 +110,14 @@ def _state(turns: int, size: int, question: str) -> dict[str, object]:
         "summary_history": [],
         "strategy": "three_turn",
     }
+
+
+def test_by_default_recent_turns_are_never_cut() -> None:
+    """Seed 002 (binding): every raw turn no summary covers is in the context, however long."""
+    state = _state(2, 3000, "그래서?")
+    context = strategy_context(state, state_extras(state, budgets=Budgets()))
+    assert len(context) == 1 + 4 + 1
+    assert context[0].response_metadata["sections"]["recent"]["budget"] == 0
 
 
 def test_recent_turns_over_budget_lose_the_oldest_but_never_the_question() -> None:
