@@ -105,7 +105,7 @@ def test_kill_9_at_random_points_loses_no_committed_turn(tmp_path: Path) -> None
 
 
 _KILL_AT_STEP = """
-import os, signal, sys
+import os, signal, sys, time
 sys.path.insert(0, sys.argv[1])
 from graph.session import open_app, run_turn
 from graph.settings import load_settings
@@ -116,6 +116,11 @@ def killing_put(self, config, checkpoint, metadata, new_versions):
     if metadata.get("source") == "loop":
         steps.append(1)
         if len(steps) == kill_at:
+            # LangGraph saves the step's results from another thread than this checkpoint:
+            # the kill waits until they are saved, as in the moment this test is about
+            deadline = time.monotonic() + 10
+            while not self.get_tuple(config).pending_writes and time.monotonic() < deadline:
+                time.sleep(0.01)
             os.kill(os.getpid(), signal.SIGKILL)
     return put(self, config, checkpoint, metadata, new_versions)
 ChatSaver.put = killing_put
