@@ -31,7 +31,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from graph.retrieval.loop import COMPOUND
 from graph.safeguard import find_pii
 from graph.summarizer import sentences
-from graph.text import is_korean
+from graph.text import CLOCK_ZONES, asks_the_clock, is_korean
 from graph.turns import content_text
 
 _HANGUL = re.compile(r"[가-힣]")
@@ -82,10 +82,6 @@ _NEEDS = {
 _ABOUT_USER = re.compile(
     r"\b(my|mine|me|i)\b|제가|내가|저는|나는|저의|나의|(?:^|\s)(?:제|내)\s", re.I
 )
-_TIME_ASK = re.compile(
-    r"몇\s?시(?!간)|오늘\S*\s*며칠|며칠이[야지]|무슨\s?요일|(지금|현재|오늘)\S*\s*(시간|시각|날짜|요일)|"
-    r"what time|time is it|what day|today'?s date|current (time|date)|what is the date"
-)
 _RECALL = re.compile(r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)|did i|i said|i told")
 _QUESTION_WORDS = (
     "?",
@@ -110,19 +106,6 @@ _QUESTION_WORDS = (
     "remember",
 )
 _GREETINGS = ("안녕", "반가", "hello", "hi ", "hey")
-_ZONES = {
-    "뉴욕": "America/New_York",
-    "new york": "America/New_York",
-    "런던": "Europe/London",
-    "london": "Europe/London",
-    "도쿄": "Asia/Tokyo",
-    "tokyo": "Asia/Tokyo",
-    "파리": "Europe/Paris",
-    "paris": "Europe/Paris",
-    "utc": "UTC",
-    "서울": "Asia/Seoul",
-    "seoul": "Asia/Seoul",
-}
 _STOP_BIGRAMS = {
     "뭐라",
     "라고",
@@ -194,6 +177,8 @@ class Memory:
     """For a recalled turn: its number, so the answer can name it (and a later one wins)."""
     time: str = ""
     """For a recalled turn: when it was sent, as the context shows it."""
+    part: str = ""
+    """For a passage: the part of a two-part question the retrieval loop chose it for."""
 
     def cite(self, korean: bool) -> str:
         """How the answer names this memory."""
@@ -321,7 +306,16 @@ def _context_memories(messages: Sequence[BaseMessage], korean: bool) -> list[Mem
                     source = re.search(r"\(출처: ([^)]+)\)\s*$", block.strip())
                     if source:
                         passage = re.sub(r"^\[\d+\]\s*", "", block.strip()[: source.start()])
-                        memories.append(Memory(source.group(1), passage.strip(), 1.0, "document"))
+                        part = _PART.match(passage)
+                        memories.append(
+                            Memory(
+                                source.group(1),
+                                passage[part.end() :].strip() if part else passage.strip(),
+                                1.0,
+                                "document",
+                                part=part.group(1) if part else "",
+                            )
+                        )
         elif isinstance(msg, HumanMessage) and text:
             memories.append(Memory("이전 대화의 사용자 말" if korean else "you said", text, 1.0))
         elif isinstance(msg, AIMessage) and text and not msg.tool_calls:
@@ -458,12 +452,8 @@ class OfflineChatModel(BaseChatModel):
             )
             name = next((g for g in (city.groups() if city else ()) if g), "Seoul")
             return "get_weather", {"city": name.strip()}
-        if (
-            "get_current_datetime" in bound
-            and _TIME_ASK.search(lower)
-            and not _RECALL.search(lower)
-        ):
-            zone = next((z for k, z in _ZONES.items() if k in lower), None)
+        if "get_current_datetime" in bound and asks_the_clock(text) and not _RECALL.search(lower):
+            zone = next((z for k, z in CLOCK_ZONES.items() if k in lower), None)
             return "get_current_datetime", {"timezone": zone} if zone else {}
         if "search_wikipedia" in bound and ("위키" in lower or "wikipedia" in lower):
             query = re.sub(
@@ -517,6 +507,23 @@ class OfflineChatModel(BaseChatModel):
         """Quote the passage that best matches, with its source; else seed 003's fallback."""
         if not passages:
             return _fallback(section, korean)
+        label = "출처" if korean else "Source"
+        parted = [p for p in passages if p.part]
+        if len(parted) >= 2:  # one passage for each part of the question, as the loop chose
+            quotes = [
+                "\n".join(f"> {line}" if line else ">" for line in _excerpt(p.text, p.part))
+                + f"\n\n{label}: {p.label}"
+                for p in parted
+            ]
+            quote = "\n\n".join(quotes)
+            others = [p.label for p in passages if not p.part and not quote.count(p.label)]
+            also = (
+                ("\n\n함께 찾은 문서: " if korean else "\n\nAlso found: ") + "; ".join(others)
+                if others
+                else ""
+            )
+            head = "문서에서 찾은 내용입니다:" if korean else "From the documents:"
+            return f"{head}\n\n{quote}{also}"
         best = max(
             passages,
             key=lambda p: (
@@ -529,7 +536,6 @@ class OfflineChatModel(BaseChatModel):
             more = "\n".join(
                 f"> {line}" if line else ">" for line in _excerpt(second.text, question)
             )
-            label = "출처" if korean else "Source"
             quote = f"{quote}\n\n{label}: {best.label}\n\n{more}"
             best = second
         others = [p.label for p in passages if p is not best and not quote.count(p.label)]
@@ -675,6 +681,9 @@ def _fallback(section: str, korean: bool) -> str:
     tail = f" You may find it in these portal menus: {', '.join(menus)}" if menus else ""
     return f"I found no relevant document, and I do not invent policy.{tail}"
 
+
+_PART = re.compile(r"\{질문 중 “(.*?)”에 대한 발췌\}\s*")
+"""The loop's mark on a passage chosen for one part of a question (prompt system.document_part)."""
 
 QUOTE_CHARS = 500
 """A passage longer than this is quoted by its lines that match the question."""

@@ -31,7 +31,7 @@ from graph.retrieval.loop import (
 )
 from graph.safeguard import mask
 from graph.state import ChatState
-from graph.text import is_greeting
+from graph.text import asks_the_clock, is_greeting
 from graph.turns import content_text, extract_current_turn
 from prompt import get_prompt
 
@@ -47,9 +47,7 @@ Route = Literal["rag", "agent"]
 """The router's two ways; a plain greeting takes a third, `GREETING`, without asking."""
 GREETING = "greeting"
 GREETING_REASON = "plain greeting: answered directly, no router call and no tools"
-_TOOLISH = re.compile(
-    r"\d\s*[-+*/×÷^%]\s*\d|몇\s?시(?!간)|무슨\s?요일|날씨|weather|what time|```|위키|wikipedia|웹\s?검색"
-)
+_TOOLISH = re.compile(r"\d\s*[-+*/×÷^%]\s*\d|날씨|weather|```|위키|wikipedia|웹\s?검색")
 _RECALL = re.compile(
     r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)\b|아까|방금|내가 말한|did i|i said|i told|earlier"
 )
@@ -74,7 +72,7 @@ class RouteDecision(BaseModel):
 
 def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
     """The offline rule: tool requests -> agent; confident document hit or rules talk -> rag."""
-    if _TOOLISH.search(question.lower()):
+    if _TOOLISH.search(question.lower()) or asks_the_clock(question):
         return "agent", "plain tool request (arithmetic, time, weather, code, web)"
     if _RECALL.search(question.lower()):
         return "agent", "asks about this conversation, not the documents"

@@ -65,3 +65,37 @@ def is_greeting(text: str) -> bool:
     is a question, not a greeting.
     """
     return bool(_GREETING.fullmatch(text.strip()))
+
+
+CLOCK_ZONES = {
+    "뉴욕": "America/New_York",
+    "new york": "America/New_York",
+    "런던": "Europe/London",
+    "london": "Europe/London",
+    "도쿄": "Asia/Tokyo",
+    "tokyo": "Asia/Tokyo",
+    "파리": "Europe/Paris",
+    "paris": "Europe/Paris",
+    "utc": "UTC",
+    "서울": "Asia/Seoul",
+    "seoul": "Asia/Seoul",
+}
+"""Places the clock tool knows by name, with their time zones."""
+_PLACES = "|".join(CLOCK_ZONES)
+_CLOCK = re.compile(
+    r"(지금|현재)\s*(몇\s?시|시간|시각|날짜|요일)|(지금|현재)\s*\S+\s*몇\s?시|오늘\S*\s*(며칠|날짜|무슨\s?요일)"
+    r"|^\s*(몇\s?시|며칠|무슨\s?요일)\S*\s*[?？.!~]*\s*$"
+    rf"|({_PLACES})\S*\s*(\S+\s*)?몇\s?시|time (is it )?in ({_PLACES})"
+    r"|what time is it|what'?s the time|\btime is it|current (time|date)|what day is (it|today)"
+    r"|today'?s date|what(?: i|')s the date",
+    re.IGNORECASE,
+)
+
+
+def asks_the_clock(text: str) -> bool:
+    """A question about the time or date now ("지금 몇 시야?", "what day is it?").
+
+    A question about when something happens ("몇 시부터 몇 시까지 답해야 돼?", "What time
+    should I show up on my first day?") asks the documents or the conversation instead.
+    """
+    return bool(_CLOCK.search(text))

@@ -12,6 +12,7 @@ TEMPLATES: dict[str, str] = {
     "system.summaries_header": system.SUMMARIES_HEADER,
     "system.summary_line": system.SUMMARY_LINE,
     "system.documents_header": system.DOCUMENTS_HEADER,
+    "system.document_part": system.DOCUMENT_PART,
     "system.no_documents": system.NO_DOCUMENTS,
     "system.not_found_menus": system.NOT_FOUND_MENUS,
     "system.in_preparation": system.IN_PREPARATION,

@@ -26,6 +26,9 @@ DOCUMENTS_HEADER = (
     "문서에 답이 없으면 없다고 말하세요.\n{documents}"
 )
 
+DOCUMENT_PART = "{{질문 중 “{part}”에 대한 발췌}} "
+"""Before a passage the retrieval loop chose for one part of a two-part question."""
+
 RECALLED_HEADER = (
     "\n[관련 이전 대화]\n"
     "지금 메시지와 관련해 보관된 이전 대화에서 찾은 원문입니다. 앞의 번호는 턴, 그다음은 보낸 "

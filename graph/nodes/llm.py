@@ -250,12 +250,18 @@ def _documents(state: ChatState, budgets: Budgets | None = None) -> tuple[str, i
     if state.get("route") == "rag" and not passages:
         return fallback_text(state.get("retrieval") or {}) + get_prompt("system.fallback_rule"), 0
     shown = [
-        f"[{i}] {p['text']} (출처: {p['source']} > {p['heading']})"
+        f"[{i}] {_answers(p.get('answers', ''))}{p['text']} (출처: {p['source']} > {p['heading']})"
         for i, p in enumerate(passages, 1)
     ]
     header = get_prompt("system.documents_header", documents="")
     kept = budgets.fit("documents", shown, header) if budgets is not None else len(shown)
     return "\n".join(shown[:kept]), len(shown) - kept
+
+
+def _answers(part: str) -> str:
+    """The mark of a passage chosen for one part of a two-part question."""
+    part = " ".join(part.replace("”", '"').split())
+    return get_prompt("system.document_part", part=part) if part else ""
 
 
 def fallback_text(retrieval: dict[str, Any]) -> str:

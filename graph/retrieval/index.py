@@ -14,6 +14,7 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -61,6 +62,8 @@ class Hit:
     words the corpus knows) found in the chunk, heading included, scaled down when the
     query is mostly words no document contains. Seed 003's rule applies it: below 0.5 the
     answer says nothing relevant was found."""
+    answers: str = ""
+    """For a question in two parts, the part this passage was chosen to answer (the loop's)."""
 
 
 def _manifest(root: Path) -> dict[str, list[int]]:
@@ -368,9 +371,9 @@ class DocumentIndex:
             mass = sum(weights.values())
             return weights, (UNKNOWN_WEIGHT * mass / len(known) * len(unknown) if known else 0.0)
 
-    def passage_terms(self, hit: Hit) -> set[str]:
+    def passage_terms(self, hit: Hit) -> frozenset[str]:
         """The search terms of a passage, heading included."""
-        return set(tokens(f"{hit.heading}\n{hit.text}"))
+        return _text_terms(f"{hit.heading}\n{hit.text}")
 
     def uncovered(self, question: str, passages: Sequence[Hit], limit: int = 5) -> list[str]:
         """The question's own words that documents use but none of `passages` holds."""
@@ -379,8 +382,11 @@ class DocumentIndex:
             held: set[str] = set()
             for p in passages:
                 held |= set(tokens(f"{p.heading}\n{p.text}"))
-            words = [t for t in dict.fromkeys(tokens(question)) if t in self._vocabulary]
-            return [t for t in words if t not in held][:limit]
+            return [t for t in self.known_words(question) if t not in held][:limit]
+
+    def known_words(self, text: str) -> list[str]:
+        """The words of `text` itself (no glossary) that some document uses, in order."""
+        return [t for t in dict.fromkeys(tokens(text)) if t in self._vocabulary]
 
     def refine(self, question: str) -> str:
         """A narrower query: the question without unknown words and words most chunks share.
@@ -454,6 +460,12 @@ class DocumentIndex:
                 and (c.heading == heading or c.heading.startswith(heading + " > "))
             ]
             return "\n\n".join(parts)
+
+
+@lru_cache(maxsize=4096)
+def _text_terms(text: str) -> frozenset[str]:
+    """The search terms of a text (passages are judged again at every step of the loop)."""
+    return frozenset(tokens(text))
 
 
 def format_hits(hits: Sequence[Hit]) -> str:

@@ -62,6 +62,17 @@ MENU_MAP = Path(__file__).resolve().parents[2] / "data" / "menu_map.json"
 COMPOUND = re.compile(r"(랑|이랑|하고|과|와|고)\s|,|그리고|각각|\band\b|\bboth\b", re.I)
 """A question in two parts ("A랑 B는?", "A, and B?")."""
 
+CONJOINS = re.compile(r"(?<=[가-힣0-9A-Za-z])(이랑|랑|와|과|하고)\s")
+"""Korean particles that join two nouns ("A랑 B는 얼마야?"): two topics, or one."""
+
+ASKS_TWICE = re.compile(
+    r"(얼마|며칠|몇\s?\w+|언제|어디|뭐|무엇|누구)(이)?고\s*,?\s|각각|둘\s?다|"
+    r"\band\s+(?:(?:on|in|at|for|to|by)\s+)?(how|what|when|where|which|who|whom)\b|"
+    r"\b(both|each)\b",
+    re.I,
+)
+"""A question that asks two things outright ("A는 얼마고 B는?", "A, and how much is B?")."""
+
 _STEPS = re.compile(r"방법|절차|순서|단계|어떻게|신청하|how (do|can|to)|steps?\b|procedure", re.I)
 
 
@@ -225,6 +236,81 @@ def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -
     return sum(w for t, w in weights.items() if t in held) / total if total else 0.0
 
 
+def question_parts(
+    index: DocumentIndex, question: str, passages: Sequence[Hit]
+) -> tuple[list[str], list[tuple[float, int | None]]]:
+    """The parts of a two-part question and each part's passage (`assign_parts`).
+
+    A question that asks two things outright ("A는 얼마고 B는 며칠이야?", "A, and how much is
+    B?", "각각", "both") is split. One that only joins two words ("A랑 B는 얼마야?") is split
+    only when two passages answer it that no one passage does, each its own part (a
+    conjunction also joins the words of one topic: "신입이랑 선배가 같이 먹으면"). The split is
+    at the connector that leaves the search terms most evenly on both sides; a side with no
+    word the documents use is no part. ([question], []) when it is one question.
+    """
+    whole: tuple[list[str], list[tuple[float, int | None]]] = ([question], [])
+    outright = bool(ASKS_TWICE.search(question))
+    if not passages or not (outright or CONJOINS.search(question)):
+        return whole
+    best: tuple[float, list[str]] = (0.0, [question])
+    for match in (COMPOUND if outright else CONJOINS).finditer(question):
+        left, right = question[: match.start()].strip(), question[match.end() :].strip(" ,")
+        if not outright and min(len(index.known_words(side)) for side in (left, right)) < 2:
+            continue  # a joined word of one topic ("신입이랑 선배가") is no part
+        weights = [sum(index.weighted_terms(side)[0].values()) for side in (left, right)]
+        balance = min(weights) / max(weights)
+        if balance > best[0]:
+            best = (balance, [left, right])
+    parts = best[1]
+    if len(parts) < 2:
+        return whole
+    covered = assign_parts(index, parts, passages)
+    if outright:
+        return parts, covered
+    one = any(
+        p.confidence >= MIN_CONFIDENCE and _held_together(index, question, [p]) >= COVERED
+        for p in passages
+    )
+    two = len({i for _, i in covered}) == 2 and all(c >= MIN_CONFIDENCE for c, _ in covered)
+    return (parts, covered) if two and not one else whole
+
+
+def assign_parts(
+    index: DocumentIndex, parts: Sequence[str], passages: Sequence[Hit]
+) -> list[tuple[float, int | None]]:
+    """For each part of a two-part question: (confidence, 0-based passage) of its passage.
+
+    The pair of passages that answers the two parts best together; of equally good pairs,
+    one with a passage for each part (a passage that only mentions the other part's topic
+    in passing does not stand in for the passage about it), then the higher-ranked.
+    """
+    scores = []
+    for part in parts:
+        weights, unknown_mass = index.weighted_terms(part)
+        total = sum(weights.values()) + unknown_mass
+        scores.append(
+            [
+                sum(w for t, w in weights.items() if t in index.passage_terms(p)) / total
+                if total
+                else 0.0
+                for p in passages
+            ]
+        )
+    best: tuple[tuple[float, bool, int], list[tuple[float, int | None]]] | None = None
+    choices = range(-1, len(passages))  # -1: no passage for that part
+    for i in choices:
+        for j in choices:
+            a = scores[0][i] if i >= 0 else 0.0
+            b = scores[1][j] if j >= 0 else 0.0
+            if (i >= 0 and a <= 0) or (j >= 0 and b <= 0):
+                continue
+            key = (round(a + b, 3), i != j, -(i + j))
+            if best is None or key > best[0]:
+                best = (key, [(a, i if i >= 0 else None), (b, j if j >= 0 else None)])
+    assert best is not None  # (-1, -1) always qualifies
+    return best[1]
+
+
 def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> Judgement:
     """The offline judgement: the same JSON a model gives, by a rule anyone can follow.
 
@@ -235,6 +321,10 @@ def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> 
     piece, or search again for what is missing (or without the words no document knows).
     """
     order = rank_by_coverage(index, question, passages)
+    parts, covered = question_parts(index, question, passages)
+    # each part's best passage leads, so the answer can quote one for each
+    leaders = list(dict.fromkeys(i for _, i in covered if i is not None))
+    order = leaders + [i for i in order if i not in leaders]
     ranked = [i + 1 for i in order]
     refined = index.refine(question)
     if not ranked:
@@ -255,13 +345,20 @@ def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> 
     if steps_cut:
         missing.append("steps (the best passage is part of a longer section)")
     confidence = top.confidence
+    weak = [part for part, (c, _) in zip(parts, covered, strict=False) if c < MIN_CONFIDENCE]
+    if covered:
+        # a two-part question is answered as surely as its worse-answered part
+        confidence = max(confidence, min(c for c, _ in covered))
+        missing.extend(f"part: {part}" for part in weak)
     together = _held_together(index, question, chosen)
-    sufficient = confidence >= MIN_CONFIDENCE and together >= COVERED and not steps_cut
+    sufficient = confidence >= MIN_CONFIDENCE and together >= COVERED and not steps_cut and not weak
     action: Literal["get_section", "search_again"] | None = None
     query = ""
     if not sufficient:
         lacking = [w for w in missing if " " not in w]
-        if partial and (steps_cut or confidence >= MIN_CONFIDENCE / 2):
+        if weak:  # search for the part no passage answers, in its own words
+            action, query = "search_again", index.refine(weak[0])
+        elif partial and (steps_cut or confidence >= MIN_CONFIDENCE / 2):
             action = "get_section"
         elif lacking and confidence >= MIN_CONFIDENCE / 2:
             action, query = "search_again", " ".join(lacking)
@@ -367,7 +464,8 @@ def run_loop(
         judged = judge(question, passages)
         judge_calls += 1
         steps.append(_step(tool, args, found, judged))
-    ranked = [passages[i - 1] for i in judged.ranked_indices][:CONTEXT_K]
+    ranked = _label_parts(index, question, [passages[i - 1] for i in judged.ranked_indices])
+    ranked = ranked[:CONTEXT_K]
     if not ranked:
         outcome: Outcome = IN_PREPARATION
     elif judged.confidence < MIN_CONFIDENCE:
@@ -376,6 +474,22 @@ def run_loop(
         outcome = ANSWERED if judged.is_sufficient else BEST_EFFORT
     menus = suggest_menus(question, [*ranked, *passages]) if outcome == NOT_FOUND else []
     return LoopResult(outcome, ranked, steps, menus, judge_calls)
+
+
+def _label_parts(index: DocumentIndex, question: str, ranked: list[Hit]) -> list[Hit]:
+    """Label each part's passage of a two-part question with its part (`Hit.answers`).
+
+    Among the first CONTEXT_K, so an answer can quote one passage for each part.
+    """
+    parts, picks = question_parts(index, question, ranked[:CONTEXT_K])
+    chosen = {i for _, i in picks if i is not None}
+    if len(parts) < 2 or len(chosen) < 2:
+        return ranked  # one question, or one passage answers both parts
+    labelled = list(ranked)
+    for part, (_, i) in zip(parts, picks, strict=True):
+        assert i is not None
+        labelled[i] = replace(labelled[i], answers=part)
+    return labelled
 
 
 @lru_cache(maxsize=1)

@@ -11,6 +11,7 @@ EXPECTED = {
     "system.summaries_header": set(),
     "system.summary_line": {"start", "end", "when", "summary"},
     "system.documents_header": {"documents"},
+    "system.document_part": {"part"},
     "system.no_documents": set(),
     "system.not_found_menus": {"menus"},
     "system.in_preparation": set(),

@@ -3,14 +3,14 @@ searching again, at most three calls, and the fallbacks with their menus."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-from graph.nodes.llm import fallback_text
-from graph.offline import _fallback
+from graph.nodes.llm import _documents, fallback_text
+from graph.offline import OfflineChatModel, _fallback
 from graph.retrieval import DocumentIndex, HashingEmbeddings
 from graph.retrieval.loop import (
     ANSWERED,
@@ -20,9 +20,12 @@ from graph.retrieval.loop import (
     Judgement,
     judge_rule,
     model_judge,
+    question_parts,
     run_loop,
     search_all,
 )
+from graph.turns import content_text
+from prompt import get_prompt
 
 DOCS = Path(__file__).resolve().parents[2] / "data" / "docs"
 KEYS = {"ranked_indices", "is_sufficient", "missing", "next_action", "refined_query", "confidence"}
@@ -153,3 +156,65 @@ def test_a_models_judgement_is_kept_within_the_passages(shipped: DocumentIndex) 
     hits = search_all(shipped, "법인카드 한도")
     judged = model_judge(Judging(), shipped)("법인카드 한도", hits)  # type: ignore[arg-type]
     assert judged == Judgement([2, 1], True, [], None, "", 1.0)
+
+
+@pytest.fixture()
+def two_topics(tmp_path: Path) -> DocumentIndex:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "parking.md").write_text(
+        "# 주차 안내\n\n## 방문객 주차\n\n방문객 차량의 주차 요금은 시간당 3천원입니다. "
+        "로비 안내데스크에서 주차권을 받습니다.\n\n## 직원 주차\n\n직원 정기 주차는 추첨으로 "
+        "배정합니다.\n",
+        "utf-8",
+    )
+    (docs / "cafeteria.md").write_text(
+        "# 구내식당 안내\n\n## 식권\n\n구내식당 식권은 한 장에 5천원이고 지하 1층 무인 판매기에서 "
+        "삽니다.\n\n## 운영 시간\n\n점심은 11시 30분부터 1시 30분까지 엽니다.\n",
+        "utf-8",
+    )
+    return DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
+
+
+def _answer(index: DocumentIndex, question: str) -> str:
+    result = run_loop(index, question)
+    documents, _ = _documents({"route": "rag", "retrieved": [asdict(h) for h in result.passages]})
+    system = SystemMessage(get_prompt("system.documents_header", documents=documents))
+    return content_text(OfflineChatModel().respond([system, HumanMessage(question)]))
+
+
+def test_a_two_part_question_gets_a_passage_for_each_part(two_topics: DocumentIndex) -> None:
+    question = "방문객 주차 요금은 얼마고 구내식당 식권은 얼마야?"
+    result = run_loop(two_topics, question)
+    assert result.outcome == ANSWERED
+    by_part = {h.answers: h.source for h in result.passages if h.answers}
+    assert by_part == {
+        "방문객 주차 요금은 얼마": "parking.md",
+        "구내식당 식권은 얼마야?": "cafeteria.md",
+    }
+    answer = _answer(two_topics, question)
+    assert "시간당 3천원" in answer and "한 장에 5천원" in answer
+    assert "출처: parking.md > 주차 안내 > 방문객 주차" in answer
+    assert "출처: cafeteria.md > 구내식당 안내 > 식권" in answer
+
+
+def test_a_part_no_passage_answers_is_searched_for_in_its_own_words(
+    two_topics: DocumentIndex,
+) -> None:
+    question = "방문객 주차 요금은 얼마고 구내식당 식권은 얼마야?"
+    found = [
+        replace(h, confidence=two_topics.confidence_of(question, h.heading, h.text))
+        for h in search_all(two_topics, "방문객 주차 요금")[:1]
+    ]
+    judged = judge_rule(two_topics, question, found)
+    assert not judged.is_sufficient and judged.next_action == "search_again"
+    assert "식권" in judged.refined_query and "주차" not in judged.refined_query
+    assert any(m.startswith("part: 구내식당") for m in judged.missing)
+
+
+def test_words_joined_within_one_topic_are_one_question(two_topics: DocumentIndex) -> None:
+    # "A랑 B가" here joins two people of one question, not two questions
+    question = "신입이랑 선배가 같이 구내식당 가면 식권 얼마야?"
+    assert question_parts(two_topics, question, search_all(two_topics, question))[0] == [question]
+    answer = _answer(two_topics, question)
+    assert answer.count("출처:") == 1 and "한 장에 5천원" in answer

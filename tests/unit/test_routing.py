@@ -17,6 +17,8 @@ POLICY = """# 재택근무 규정
 재택근무는 주 2일까지 가능합니다. 전주 금요일까지 포털에 신청합니다.
 ## 지원금
 재택근무를 월 4일 이상 하면 월 3만원을 지원합니다.
+## 연락
+재택근무 날에는 오전 10시부터 오후 4시까지 메신저에 바로 답합니다.
 """
 
 
@@ -52,6 +54,9 @@ def _turn(app, thread: str, turn: int, text: str):
         ("오늘 점심 뭐 먹지?", "agent"),
         ("123 * 456 계산해줘", "agent"),
         ("지금 몇 시야?", "agent"),
+        ("What time is it in London?", "agent"),
+        # when something happens is in the documents, not on the clock
+        ("재택근무 날에는 몇 시부터 몇 시까지 메신저에 답해야 해?", "rag"),
         ("회사 주차 규정 알려줘", "rag"),
         ("재택근무 얘기 아까 내가 뭐라고 했지?", "agent"),
         # statements share words with the documents but ask nothing
@@ -63,6 +68,12 @@ def test_routes(app, text: str, route: str) -> None:
     thread = new_thread(app)
     _, view = _turn(app, thread, 1, text)
     assert view.route == route, view.state.get("route_reason")
+
+
+def test_a_question_about_hours_is_answered_from_the_documents_not_the_clock(app) -> None:
+    thread = new_thread(app)
+    out, view = _turn(app, thread, 1, "재택근무 날에는 몇 시부터 몇 시까지 메신저에 답해야 해?")
+    assert view.route == "rag" and "오전 10시부터 오후 4시까지" in out.answer
 
 
 def test_document_answer_quotes_and_names_its_source(app) -> None:
