@@ -29,7 +29,7 @@ from graph.retrieval.chunking import (
     read_document,
 )
 from graph.retrieval.glossary import expand_query
-from graph.retrieval.tokenize import tokens
+from graph.retrieval.tokenize import is_predicate, tokens
 
 log = logging.getLogger(__name__)
 
@@ -264,6 +264,9 @@ class DocumentIndex:
             for t in written
             if t not in self._vocabulary
             and not t.isascii()
+            # a verb or adjective no document uses is phrasing ("건드리다"); a noun no
+            # document uses is a topic they do not cover ("배당금")
+            and not is_predicate(t)
             # a piece cut from a longer query word ("일주" of "일주일") is not a word
             # of its own: it neither helps nor counts against the match
             and not any(o != t and o.startswith(t) for o in written)

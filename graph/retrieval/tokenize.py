@@ -156,6 +156,11 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+def is_predicate(term: str) -> bool:
+    """Whether a Korean search token is a verb or adjective (`tokens` gives them "다")."""
+    return len(term) >= 2 and term.endswith("다") and bool(_HANGUL.match(term))
+
+
 def compound_parts(term: str) -> list[str]:
     """Two-syllable pieces of a Korean noun of three or more syllables.
 

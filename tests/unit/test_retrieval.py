@@ -66,6 +66,19 @@ def test_nonsense_has_low_confidence(docs: Path, tmp_path: Path) -> None:
     assert all(h.confidence < 0.5 for h in hits)
 
 
+def test_a_verb_no_document_uses_is_phrasing_but_a_noun_is_a_topic(
+    docs: Path, tmp_path: Path
+) -> None:
+    index = _index(docs, tmp_path)
+    plain = index.search("병가는 며칠까지 유급이야?", k=1)[0]
+    # the same question in everyday verbs the documents never use keeps its match
+    chatty = index.search("아파서 뻗으면 병가는 며칠까지 유급이야?", k=1)[0]
+    assert chatty.heading.endswith("병가") and chatty.confidence == plain.confidence >= 0.5
+    # a topic the documents never mention (a noun) still counts against it
+    other = index.search("반려동물 병가는 며칠까지 유급이야?", k=1)[0]
+    assert other.confidence < plain.confidence
+
+
 def test_new_changed_and_deleted_files_are_noticed_without_a_rebuild_call(
     docs: Path, tmp_path: Path
 ) -> None:
