@@ -29,7 +29,7 @@ from graph.retrieval.chunking import (
     read_document,
 )
 from graph.retrieval.glossary import expand_query
-from graph.retrieval.tokenize import is_predicate, tokens
+from graph.retrieval.tokenize import compound_parts, is_predicate, tokens
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,8 @@ RRF_K = 60
 """Reciprocal-rank-fusion constant (the usual 60)."""
 CANDIDATES = 20
 """Hits taken from each ranking before fusion."""
+COMPOUND_MATCHES = 3
+"""Document compounds a query noun may stand for (`_compound_matches`), at most."""
 UNKNOWN_WEIGHT = 1.0
 """A query word no document contains weighs as much as an average known word in `confidence`."""
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|[①-⑩]|\d+단계)\s", re.M)
@@ -271,8 +273,32 @@ class DocumentIndex:
             # of its own: it neither helps nor counts against the match
             and not any(o != t and o.startswith(t) for o in written)
         }
+        for word in sorted(unknown):
+            joined = self._compound_matches(word)
+            if joined:  # written as one word here, as two there (or the other way)
+                unknown.discard(word)
+                query_tokens = [*query_tokens, *joined]
         known = {t for t in query_tokens if t in self._vocabulary}
         return expanded, query_tokens, known, unknown
+
+    def _compound_matches(self, word: str) -> list[str]:
+        """The document words a Korean noun no document has meets as a compound.
+
+        Korean writes compounds as one word or two, and Kiwi keeps some whole and splits
+        others ("온누리여행사" in a document, "온누리" + "여행사" in a question): a noun no
+        document has matches the document words it begins or ends, or else its own
+        two-syllable pieces the documents use ("전화번호": "전화", "번호").
+        """
+        if len(word) < 2 or not word.isalpha() or word.isascii():
+            return []
+        longer = sorted(
+            v
+            for v in self._vocabulary
+            if len(v) > len(word) and (v.startswith(word) or v.endswith(word))
+        )
+        if longer:
+            return longer[:COMPOUND_MATCHES]
+        return [p for p in compound_parts(word) if p in self._vocabulary]
 
     def _confidence(self, known: set[str], unknown: set[str], index: int) -> float:
         return self._coverage(known, unknown, self._chunk_tokens[index])

@@ -212,3 +212,22 @@ def test_a_wrong_retrieval_mode_is_refused_when_the_app_opens(tmp_path: Path) ->
     )
     with pytest.raises(ValueError, match="RETRIEVAL_MODE must be keyword, faiss or hybrid"):
         open_app(settings)
+
+
+def test_a_compound_written_whole_in_one_place_and_apart_in_the_other_matches(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "travel.md").write_text(
+        "# 출장\n## 여행사\n회사 지정 여행사는 하늘빛여행사이고 예약 창구는 02-1234-5678입니다.\n"
+        "## 숙박\n출장 숙박은 대표 전화로 예약합니다.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
+    # the document keeps "하늘빛여행사" whole; the question writes "하늘빛" alone
+    hit = index.search("하늘빛 예약 창구 번호 알려줘", k=1)[0]
+    assert hit.heading.endswith("여행사") and hit.confidence >= 0.5
+    # a compound the documents only use in parts ("전화번호": "전화") is not a missing word
+    weights, unknown_mass = index.weighted_terms("출장 숙박 전화번호")
+    assert "전화" in weights and unknown_mass == 0
