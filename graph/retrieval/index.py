@@ -38,6 +38,9 @@ RRF_K = 60
 """Reciprocal-rank-fusion constant (the usual 60)."""
 CANDIDATES = 20
 """Hits taken from each ranking before fusion."""
+PREDICATE_WEIGHT = 0.5
+"""A verb or adjective weighs half a noun in `confidence`: nouns name what a question is
+about, verbs mostly how it is asked ("들어오다", "쓰다")."""
 COMPOUND_MATCHES = 3
 """Document compounds a query noun may stand for (`_compound_matches`), at most."""
 UNKNOWN_WEIGHT = 1.0
@@ -157,7 +160,10 @@ class DocumentIndex:
         self._vocabulary = set().union(*self._chunk_tokens) if token_lists else set()
         count = len(self._chunk_tokens)
         self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
-        self._idf = {t: math.log(1 + count / df) for t, df in self._df.items()}
+        self._idf = {
+            t: math.log(1 + count / df) * (PREDICATE_WEIGHT if is_predicate(t) else 1.0)
+            for t, df in self._df.items()
+        }
         self._bm25 = None
         if chunks:
             retriever = bm25s.BM25()

@@ -231,3 +231,18 @@ def test_a_compound_written_whole_in_one_place_and_apart_in_the_other_matches(
     # a compound the documents only use in parts ("전화번호": "전화") is not a missing word
     weights, unknown_mass = index.weighted_terms("출장 숙박 전화번호")
     assert "전화" in weights and unknown_mass == 0
+
+
+def test_a_passage_about_the_questions_noun_beats_one_sharing_only_its_verb(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "pay.md").write_text(
+        "# 돈 안내\n## 지급일\n급여는 매월 25일에 지급합니다.\n"
+        "## 경비\n경비 정산금은 다음 달 15일에 계좌로 들어옵니다.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
+    hits = {h.heading: h.confidence for h in index.search("급여는 매달 며칠에 들어와?", k=2)}
+    assert hits["돈 안내 > 지급일"] > hits["돈 안내 > 경비"]
