@@ -7,6 +7,7 @@ time has none: nothing here invents one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -77,16 +78,29 @@ def describe_time(value: str, lang: str = "ko") -> str:
 
 
 def describe_span(first: str, last: str, lang: str = "ko") -> str:
-    """A time span for a summary: `2026-03-02 (월) 09:14–11:30`, or across days; '' if none."""
+    """A time span for a summary; '' if none.
+
+    Within a day `2026-03-02 (월) 09:14–11:30`; across days the dates, the year once if it
+    is the same (`2026-03-02 (월) – 03-04 (수)`): over days, the minutes tell nothing.
+    """
     if not first and not last:
         return ""
     start, end = describe_time(first or last, lang), describe_time(last or first, lang)
     if start == end:
         return start
+    if not _TIMED.fullmatch(start) or not _TIMED.fullmatch(end):
+        return f"{start} – {end}"  # not a time this module wrote
     day = len(start) - 5  # everything but the HH:MM
     if start[:day] == end[:day]:  # the same day: show it once
         return f"{start}–{end[day:]}"
-    return f"{start} – {end}"
+    start_day, end_day = start[: day - 1], end[: len(end) - 6]
+    if start_day[:5] == end_day[:5]:  # the same year
+        end_day = end_day[5:]
+    return f"{start_day} – {end_day}"
+
+
+_TIMED = re.compile(r"\d{4}-\d{2}-\d{2} \(\S+\) \d{2}:\d{2}")
+"""What `describe_time` writes for a time it could read."""
 
 
 def item_time(item: Mapping[str, Any], times: Mapping[str, Sequence[str]]) -> list[str]:

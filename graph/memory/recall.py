@@ -249,15 +249,21 @@ def _follow_up(
 
 
 def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM_CHARS) -> str:
-    """The user's message and the answer of a turn; if too long, the sentences that match."""
+    """The user's message of a turn and the sentences of its answer that match the message.
+
+    What the user said is what is remembered; of the assistant's answer only what bears on
+    the message recalling it (its sentences sharing a term with it), so the budget holds
+    more of the user's turns. If still too long, the sentences that match.
+    """
     from graph.retrieval.tokenize import recall_tokens as tokens
 
-    parts = [("사용자", user_text(turn).strip()), ("AI", final_answer(turn).strip())]
+    wanted = set(terms)
+    answer = " ".join(s for s in sentences(final_answer(turn).strip()) if wanted & set(tokens(s)))
+    parts = [("사용자", user_text(turn).strip()), ("AI", answer)]
     parts = [(who, text) for who, text in parts if text]
     whole = "\n".join(f"{who}: {' '.join(text.split())}" for who, text in parts)
     if len(whole) <= limit:
         return whole
-    wanted = set(terms)
     pieces = [(who, s) for who, text in parts for s in sentences(text)]
     order = sorted(
         range(len(pieces)),

@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage
 
 from bench.transcripts import make_transcript
 from graph.errors import InputError
 from graph.memory import STRATEGIES
 from graph.memory.pins import MAX_PINS, pin_fact, unpin_fact
-from graph.memory.recall import recall, section_chars
+from graph.memory.recall import excerpt, query_terms, recall, section_chars
 from graph.replay import ask_questions, replay
 from graph.session import load_thread, new_thread, open_app, preview_next_context, run_turn
 from graph.settings import load_settings
@@ -258,8 +259,9 @@ def test_a_question_for_a_date_recalls_the_turn_that_states_one(tmp_path: Path) 
     (typed,) = recall(archive, thread, "When do I arrive for the workshop?", 900)
     assert typed.turn == 1 and "type:date" in typed.terms and "October 14" in typed.text
     # the same words without asking for a date: the dated turn has no edge (newer turns win)
-    (plain,) = recall(archive, thread, "Tell me about arriving for the workshop", 900)
-    assert plain.turn != 1 and not [t for t in plain.terms if t.startswith("type:")]
+    plain = recall(archive, thread, "Tell me about arriving for the workshop", 900)
+    assert plain and all(p.turn != 1 for p in plain)
+    assert not [t for p in plain for t in p.terms if t.startswith("type:")]
     app.persistence.close()
 
 
@@ -292,3 +294,20 @@ def test_a_fact_changed_later_brings_its_update_with_it(tmp_path: Path) -> None:
     calm = recall(archive, thread, "Which day does the printer on floor three jam?", 2_000)
     assert calm and all(item.follows == 0 for item in calm)
     app.persistence.close()
+
+
+def test_a_recalled_turn_keeps_what_the_user_said_and_only_the_answer_that_bears_on_it() -> None:
+    turn = [
+        HumanMessage("My sister's wedding is on June 7 in Busan."),
+        AIMessage(
+            "Congratulations to your family! Busan in June is warm, so pack light clothes. "
+            "Many guests book the KTX early because weekend trains sell out."
+        ),
+    ]
+    asked = excerpt(turn, query_terms("What should I pack for Busan?"))
+    assert asked.startswith("사용자: My sister's wedding is on June 7 in Busan.")
+    assert "pack light clothes" in asked and "Congratulations" not in asked and "KTX" not in asked
+    # an answer sharing nothing with the message recalling the turn is left out
+    assert excerpt(turn, query_terms("When is the wedding?")) == (
+        "사용자: My sister's wedding is on June 7 in Busan."
+    )

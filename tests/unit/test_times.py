@@ -52,7 +52,7 @@ def test_time_is_kept_in_the_archive_and_shown_in_the_summary_line(app: ChatApp)
     assert message_time(view.turns[-1][1][0]) == times[3]  # the live turn keeps it too
     system = str(strategy_context(view.state)[0].content)
     assert f"[1-3턴, {describe_span(times[0], times[2])}]" in system
-    assert "2026-03-02 (월) 12:05 – 2026-03-04 (수) 14:05" in system
+    assert "[1-3턴, 2026-03-02 (월) – 03-04 (수)]" in system  # across days: the dates
 
 
 def test_no_time_is_invented_and_a_bad_one_is_refused(app: ChatApp) -> None:
