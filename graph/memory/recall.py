@@ -258,7 +258,7 @@ def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM
     from graph.retrieval.tokenize import recall_tokens as tokens
 
     wanted = set(terms)
-    answer = " ".join(s for s in sentences(final_answer(turn).strip()) if wanted & set(tokens(s)))
+    answer = " ".join(s for s in sentences(final_answer(turn).strip()) if wanted & _terms_of(s))
     parts = [("사용자", user_text(turn).strip()), ("AI", answer)]
     parts = [(who, text) for who, text in parts if text]
     whole = "\n".join(f"{who}: {' '.join(text.split())}" for who, text in parts)
@@ -286,6 +286,18 @@ def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM
         last = i
     text = "\n".join(f"{who}: {' '.join(lines[who])}" for who, _ in parts if who in lines)
     return cut_words(text, limit)
+
+
+@functools.lru_cache(maxsize=16_384)
+def _terms_of(sentence: str) -> frozenset[str]:
+    """The recall terms of an answer's sentence.
+
+    Remembered: the same archived turns come up again and again as candidates, and Kiwi's
+    analysis is most of a recall's time.
+    """
+    from graph.retrieval.tokenize import recall_tokens
+
+    return frozenset(recall_tokens(sentence))
 
 
 def item_text(item: Recalled) -> str:
