@@ -701,4 +701,654 @@ spring | springtime
 summer | summertime
 autumn | fall
 winter | wintertime
+
+# --- broader and related terms: how people refer back to what they said ---
+
+# work and career (related)
+태스크 | 과업 | 업무
+워크숍 | 워크샵 | 연수회
+세미나 | 심포지엄 | 포럼 | 학술회의
+컨퍼런스 | 콘퍼런스 | 학회
+강연 | 연설 | 스피치 | 키노트 | 기조연설
+멘토링 | 코칭
+멘토 | 사수
+연수 | 교육 | 오리엔테이션 | 오티
+평가 | 고과
+제출 | 서브밋 | 제출물
+승진 | 진급 | 승격
+부서 | 팀 | 부문 | 파트
+신입 | 신참 | 뉴비
+인턴 | 인턴십 | 인턴쉽 | 실습생
+계약 | 컨트랙트
+협업 | 협력 | 협동
+거래처 | 고객사 | 파트너사 | 협력사
+채용 | 구인 | 리크루팅 | 모집
+마감 | 납기
+상사 | 부장
+
+# work and career (related, english)
+conference | convention | summit | symposium | congress
+speech | talk | keynote
+workshop | seminar | webinar | masterclass
+mentoring | mentorship | coaching | guidance
+mentor | advisor | adviser
+onboarding | orientation | induction
+promotion | advancement
+submit | submission | turnin
+extension | extend | prolong
+feedback | critique | comments
+department | dept | division
+intern | internship | trainee | apprentice | apprenticeship
+contract | agreement
+collaboration | collaborate | cooperation | cooperate | partnership
+career | profession | vocation
+application | apply | applicant
+achievement | accomplishment | milestone
+proposal | propose | pitch
+preparation | prepare | prep
+
+# travel and transport (related)
+좌석 | 시트
+창가석 | 창가
+이코노미 | 일반석
+숙소 | 호텔 | 리조트
+숙소 | 게스트하우스 | 민박 | 펜션
+체크인 | 입실
+탑승 | 보딩
+비자 | 사증
+대사관 | 영사관 | 총영사관 | 공관
+항공사 | 에어라인
+기차 | 케이티엑스 | ktx | srt
+택시 | 콜택시
+자동차 | 차량
+관광 | 투어 | 구경
+환전 | 환전소 | 외화
+캐리어 | 트렁크
+면세점 | 듀티프리 | 면세
+귀국 | 입국
+
+# travel and transport (related, english)
+flight | plane | airfare
+airline | carrier | airways
+accommodation | hotel | motel | resort
+accommodation | airbnb | guesthouse | hostel
+airport | terminal
+visa | evisa | esta
+embassy | consulate | consular
+bus | coach | shuttle | minibus
+railway | railroad | rail
+car | sedan | hatchback | suv
+car | truck | pickup
+taxi | uber | lyft | rideshare
+carrental | rentalcar | hirecar
+highway | motorway | freeway | expressway | interstate
+sightseeing | tour | touring | sightsee
+suitcase | luggage | carryon
+itinerary | schedule
+layover | stopover
+getaway | vacation
+departure | depart | takeoff
+arrival | arrive | landing
+
+# housing and moving (related)
+아파트 | 맨션 | 아파트먼트
+빌라 | 다세대 | 연립
+집 | 아파트
+집 | 빌라 | 주택
+집 | 오피스텔 | 원룸
+이삿짐센터 | 이사센터
+입주 | 전입
+인테리어 | 리모델링 | 집수리 | 시공
+가구 | 퍼니처
+살림 | 살림살이 | 세간 | 가재도구
+소파 | 쇼파 | 카우치
+가전 | 가전제품
+베란다 | 발코니 | 테라스
+곰팡이 | 곰팡
+보일러 | 난방 | 히터 | 난방기
+소음 | 노이즈
+분리수거 | 리사이클
+층 | 층수 | 플로어
+
+# housing and moving (related, english)
+home | apartment
+home | townhouse | townhome
+apartment | studio | bedsit
+movers | removalist | moving
+tenancy | lease | leasehold
+heating | heater | furnace | boiler | radiator
+mold | mould | mildew | damp
+leak | leakage | drip | seepage
+furniture | furnishings
+balcony | veranda | verandah | terrace | patio | porch
+appliance | whitegoods
+vacuum | hoover | roomba
+renovation | renovate | remodel | refurbishment | refurbish | makeover
+realtor | realty | broker | estateagent
+mortgage | homeloan
+noise | noisy | din
+chores | housework | housekeeping
+handyman | repairman | contractor | tradesman | technician
+housing | accommodation | lodgings
+
+# health, doctors and gyms (related)
+진료 | 진찰 | 외래
+치과 | 덴탈
+처방 | 처방전
+비타민 | 서플리먼트 | 보충제
+타이레놀 | 두통약 | 이부프로펜 | 애드빌
+감기 | 목감기 | 몸살
+두통 | 편두통
+복통 | 배탈 | 배앓이
+수술 | 시술 | 오퍼레이션
+부상 | 상처 | 외상 | 다치다
+임신 | 임신부 | 임산부
+락커 | 사물함 | 로커
+라커룸 | 락커룸
+수영장 | 풀장
+트레이너 | 코치
+웨이트 | 근력
+유산소 | 카디오
+담배 | 흡연 | 궐련
+
+# health, doctors and gyms (related, english)
+appointment | consultation | consult
+appointment | checkup
+dentist | dental | orthodontist
+pediatrician | paediatrician | pediatrics | paediatrics | peds
+psychiatrist | psychologist | shrink | therapist
+emergency | casualty | urgentcare
+clinic | medicalcentre | healthcentre | medicalcenter
+prescription | script | rx
+supplement | vitamin | multivitamin
+painkiller | analgesic | ibuprofen | advil
+painkiller | paracetamol | acetaminophen | tylenol
+surgery | operation | procedure
+injury | injure | hurt | wound
+pregnant | pregnancy
+insurance | coverage
+locker | cubby
+lockerroom | changingroom | changeroom
+membership | subscription
+pool | swimmingpool | lido
+weightlifting | weights | strengthtraining
+cardio | aerobic | aerobics
+diagnosis | diagnose
+
+# food, restaurants and diets (related)
+채식 | 채식주의 | 베지테리언
+저탄고지 | 키토 | 키토제닉 | 저탄수
+단식 | 금식
+배달 | 배민 | 쿠팡이츠
+포장 | 테이크아웃
+집밥 | 가정식 | 홈쿡
+레시피 | 조리법 | 요리법
+뷔페 | 부페
+빵집 | 베이커리 | 제과점
+디저트 | 후식 | 스위츠
+치킨 | 통닭 | 후라이드
+야식 | 밤참
+맵다 | 매콤하다 | 얼큰하다
+입맛 | 식성
+도시락 | 벤또
+구내식당 | 카페테리아 | 학식
+중식 | 중국집 | 중식당
+일식 | 일식집
+
+# food, restaurants and diets (related, english)
+diet | regimen | mealplan
+vegan | plantbased
+vegetarian | meatless | meatfree
+keto | ketogenic | lowcarb
+glutenfree | coeliac | celiac
+delivery | doordash | ubereats | deliveroo | grubhub
+homemade | homecooked | homecooking
+buffet | smorgasbord
+bakery | patisserie | bakeshop | boulangerie
+dessert | pudding | sweets | afters
+snack | nibbles | munchies
+calorie | kcal
+spicy | fiery | peppery | piquant
+lunchbox | bento | packedlunch
+groceries | grocery | provisions
+picky | fussy | choosy
+cafeteria | canteen | messhall | lunchroom | foodcourt
+dietitian | nutritionist
+nutrition | nutrient | nourishment
+appetite | hunger
+
+# family, children and school (related)
+학원 | 사교육
+캠프 | 수련회
+육아 | 양육 | 보육 | 돌봄
+어린이집 | 놀이방
+유치원 | 유아원 | 킨더가든 | 킨더
+초등학교 | 초교 | 국민학교
+고등학교 | 고교
+초등학생 | 초딩 | 초등생
+개학 | 개강
+학기 | 세메스터
+성적 | 점수 | 학점 | 내신
+학부모 | 학부형
+입학 | 입학식 | 진학
+졸업 | 졸업식
+소풍 | 피크닉
+학용품 | 문구 | 문방구
+베이비시터 | 시터 | 돌보미
+유모차 | 유아차
+장난감 | 완구 | 토이 | 놀잇감
+시댁 | 시집
+
+# family, children and school (related, english)
+afterschool | extracurricular | enrichment
+camp | summercamp | daycamp | sleepaway
+tutoring | cramschool | hagwon
+elementary | gradeschool | primaryschool
+highschool | secondaryschool
+reportcard | transcript
+graduation | graduate | grad
+fieldtrip | excursion
+parenting | childrearing | upbringing
+diaper | nappy
+stroller | pram | pushchair | buggy
+toy | plaything
+playground | playpark
+grandchild | grandkid | grandson | granddaughter
+sibling | brother
+sibling | sister
+teenager | teen | adolescent
+principal | headteacher | headmaster | headmistress
+kids | children
+
+# money, shopping and payments (related)
+저축 | 적금 | 예금 | 저금
+투자 | 재테크
+주식 | 증권 | 스탁
+코인 | 비트코인 | 암호화폐
+세금 | 조세 | 택스
+할부 | 분납
+잔액 | 잔고 | 밸런스
+빚 | 부채 | 채무
+구독 | 섭스크립션
+쿠폰 | 할인권 | 바우처
+적립 | 포인트 | 마일리지 | 리워드
+충동구매 | 지름신 | 지르다
+편의점 | 구멍가게
+쇼핑몰 | 아울렛 | 아웃렛
+시장 | 재래시장 | 장터
+장바구니 | 카트 | 쇼핑카트
+보증 | 워런티
+에이에스 | 애프터서비스
+보험 | 실비
+지출 | 소비 | 씀씀이
+
+# money, shopping and payments (related, english)
+budget | finances
+savings | nestegg
+invest | investment | portfolio
+crypto | bitcoin | cryptocurrency | btc
+tax | taxation | levy
+installment | instalment | bnpl | afterpay | klarna
+card | creditcard
+card | debitcard
+receipt | stub
+debt | liability | arrears | owing
+subscription | subscribe | recurring
+rewards | loyalty | loyaltypoints
+cashback | rebate
+mall | outlets | shoppingcentre | shoppingcenter
+market | marketplace | bazaar | farmersmarket
+warranty | guarantee
+loan | borrow | lend | lending
+transaction | transact | payment
+transfer | banktransfer | wiretransfer
+
+# devices and tech (related)
+기기 | 디바이스 | 장치 | 단말기
+컴퓨터 | 노트북
+컴퓨터 | 데스크톱 | 데스크탑 | 본체
+노트북 | 맥북
+태블릿 | 패드 | 아이패드 | 갤럭시탭
+시계 | 손목시계 | 와치 | 워치
+모니터 | 디스플레이 | 화면 | 스크린
+프린터 | 프린트기 | 복합기 | 인쇄기
+에어팟 | 버즈 | 이어폰
+어댑터 | 변환기 | 젠더
+폰 | 아이폰
+폰 | 갤럭시 | 갤폰
+업데이트 | 갱신 | 패치
+설치 | 인스톨 | 깔다
+삭제 | 지우다 | 제거
+스크린샷 | 캡처 | 캡쳐 | 스샷
+유심 | 심카드 | 이심
+게임기 | 콘솔 | 플스 | 플레이스테이션
+카메라 | 사진기 | 디카 | 캠
+
+# devices and tech (related, english)
+device | gadget | gizmo | hardware
+computer | laptop
+computer | desktop | workstation
+laptop | macbook | chromebook
+tablet | ipad
+smartwatch | applewatch | galaxywatch
+monitor | display | screen
+printer | copier | photocopier
+charger | chargingcable | powerbrick
+adapter | adaptor | converter | dongle
+phonecase | phonecover
+phone | iphone
+phone | android | galaxy
+update | patch | firmware
+install | setup
+backup | archive
+screenshot | screencap | screengrab
+console | playstation | xbox | nintendo
+camera | cam | digicam
+reset | reboot | restart
+
+# hobbies, sports, music and reading (related)
+취미 | 여가 | 하비
+소설 | 픽션
+도서관 | 라이브러리
+서점 | 책방
+작가 | 저자 | 지은이 | 필자 | 글쓴이
+만화 | 만화책
+노래 | 곡
+가수 | 보컬 | 싱어
+공연 | 콘서트 | 라이브
+공연 | 음악회 | 연주회
+골프 | 라운딩 | 라운드
+캠핑 | 야영 | 차박
+등산 | 산행 | 하이킹 | 트레킹
+경기 | 시합 | 매치
+그림 | 회화 | 드로잉 | 페인팅
+베이킹 | 제빵 | 홈베이킹
+전시 | 전시회 | 전람회
+동호회 | 동아리 | 소모임 | 클럽
+춤 | 댄스 | 무용
+
+# hobbies, sports, music and reading (related, english)
+leisure | recreation | freetime | downtime
+novel | fiction
+bookstore | bookshop | bookseller
+author | writer | novelist
+comic | comicbook | manga | webtoon
+song | tune
+singer | vocalist
+concert | gig | recital
+camping | campout | glamping
+fishing | angling
+hike | trek
+tournament | competition | contest | championship | tourney
+drawing | sketch | doodle
+painting | artwork | canvas
+photography | photoshoot
+gardening | horticulture
+boardgame | tabletop
+club | society
+stadium | arena | ballpark
+
+# personal care and beauty (related)
+파마 | 퍼머 | 빠마
+염색 | 염색약
+앞머리 | 뱅
+페디큐어 | 패디
+속눈썹 | 래쉬
+눈썹 | 아이브로우 | 브로우
+왁싱 | 제모
+마사지 | 안마 | 맛사지 | 지압
+화장품 | 코스메틱
+스킨 | 토너 | 화장수
+썬크림 | 선블록
+립스틱 | 립 | 틴트
+향수 | 퍼퓸 | 코롱
+면도 | 쉐이빙 | 셰이빙
+면도기 | 쉐이버 | 셰이버
+드라이기 | 헤어드라이어 | 드라이어
+고데기 | 헤어아이론
+뷰티 | 미용
+여드름 | 뾰루지 | 트러블
+
+# personal care and beauty (related, english)
+barbershop | barber
+dye | haircolor | haircolour | balayage
+manicure | mani | nails | gelnails
+pedicure | pedi
+nailsalon | nailbar | nailshop
+lashes | eyelashes
+wax | waxing | epilation
+facial | skincare
+massage | rubdown
+cosmetics | makeup
+moisturizer | moisturiser | lotion
+sunscreen | sunblock | spf | suncream
+lipstick | lippy | lipgloss
+perfume | fragrance | cologne | scent
+razor | shaver | trimmer
+hairdryer | blowdryer | blowdry
+acne | pimple | zit | blemish
+hairstyle | hairdo | coif | coiffure
+salon | hairsalon
+hairloss | balding | baldness
+
+# government paperwork and documents (related)
+서명 | 사인 | 싸인
+도장 | 인장 | 직인
+발급 | 발행 | 교부
+갱신 | 연장 | 리뉴얼
+만료 | 만기
+관청 | 구청
+관청 | 시청
+출입국 | 이민국
+번역 | 번역본
+절차 | 수속 | 프로세스
+서식 | 폼
+벌금 | 딱지
+투표 | 선거
+군대 | 병역
+우체국 | 우편국
+우편 | 우편물 | 편지 | 서신
+국적 | 시민권
+영주권 | 그린카드
+허가 | 승인 | 허락
+
+# government paperwork and documents (related, english)
+paperwork | documentation | forms
+certificate | cert | certification
+id | identification | idcard
+residencepermit | greencard | permanentresident
+citizenship | naturalization | naturalisation | nationality
+immigration | uscis | ircc
+notary | notarize | notarise | notarization
+signature | autograph
+renew | reissue
+expire | expiry | expiration | lapse
+citation | summons
+irs | hmrc | taxman
+cityhall | townhall | council | municipality
+dmv | dvla
+postal | usps | postoffice
+vote | voting | election | ballot | poll
+ssn | socialsecurity
+bureaucracy | redtape | admin
+government | govt | gov
+verification | verify | validate | validation
+authorization | authorize | authorise | permission
+
+# pets (related)
+배변 | 용변
+펫시터 | 도그워커 | 펫시팅
+간식 | 츄르
+심장사상충 | 사상충
+중성화 | 거세 | 불임수술
+켄넬 | 크레이트 | 케이지
+관상어 | 열대어 | 물고기
+어항 | 수조 | 아쿠아리움
+햄스터 | 햄찌
+토끼 | 토깽이 | 래빗
+거북이 | 거북
+보호소 | 동물보호소 | 쉼터
+길고양이 | 도둑고양이
+고양이 | 캣
+개 | 도그
+미용 | 트리밍 | 그루밍
+목줄 | 하네스
+
+# pets (related, english)
+vet | veterinarian | veterinary | animalhospital | vetclinic
+housetrained | housebroken | pottytrained
+litterbox | littertray | catbox
+cattree | cattower | scratchingpost
+kennel | crate | cage
+pethotel | cattery | petboarding
+petsitter | dogwalker | petsitting
+dogtreat | rawhide
+heartworm | dewormer | deworming
+aquarium | fishtank
+bird | budgie | parakeet
+bird | parrot | cockatiel
+tortoise | turtle | terrapin
+shelter | animalshelter | rescue
+petparent | furparent | petowner
+petstore | petshop
+adopt | rehome
+groomer | petgroomer
+breed | pedigree | purebred
+leash | harness
+
+# colors and clothing (related)
+빨강 | 빨간색 | 빨간 | 레드 | 적색
+파랑 | 파란색 | 파란 | 블루 | 청색
+노랑 | 노란색 | 노란 | 옐로우 | 옐로 | 황색
+초록 | 초록색 | 녹색 | 그린
+검정 | 검은색 | 블랙 | 흑색
+흰색 | 하얀색 | 화이트 | 백색
+회색 | 그레이 | 잿빛 | 쥐색
+분홍 | 분홍색 | 핑크
+보라 | 보라색 | 퍼플 | 자주색 | 바이올렛
+갈색 | 브라운 | 밤색 | 고동색
+주황 | 주황색 | 오렌지색
+베이지 | 베이지색 | 아이보리 | 크림색
+남색 | 곤색 | 감색
+셔츠 | 남방 | 와이셔츠
+니트 | 스웨터
+패딩 | 롱패딩 | 구스다운
+트레이닝복 | 추리닝 | 운동복 | 츄리닝 | 체육복
+잠옷 | 파자마 | 홈웨어
+모자 | 캡
+신발 | 구두
+가방 | 핸드백 | 숄더백
+액세서리 | 악세서리 | 악세사리 | 장신구
+
+# colors and clothing (related, english)
+red | crimson | scarlet
+blue | azure | cobalt
+grey | gray | charcoal | slate
+purple | violet | lilac | lavender | mauve
+pink | rose | blush | fuchsia | magenta
+brown | tan | chestnut
+beige | ivory | offwhite | ecru | nude
+black | ebony | jetblack
+green | emerald | jade
+yellow | mustard | lemon
+orange | tangerine | amber
+shirt | blouse | buttondown
+hoodie | hoody | sweatshirt | crewneck
+coat | jacket | outerwear
+tracksuit | sweatpants | joggers | trackies | sweats | trackpants
+hat | cap | baseballcap
+shoe | footwear
+bag | handbag | purse
+purse | wallet
+jewelry | jewellery | jewels
+suit | tuxedo | tux
+dress | gown | frock
+swimsuit | swimwear | bathingsuit | cossie
+
+# events, parties and celebrations (related)
+번개 | 벙개
+행사 | 이벤트
+축제 | 페스티벌 | 페스티발 | 축전
+결혼식 | 웨딩 | 혼례 | 예식
+뒤풀이 | 뒷풀이
+초대장 | 청첩장
+초대장 | 초청장
+돌잔치 | 첫돌
+환갑 | 회갑 | 육순
+송년회 | 망년회
+축하 | 셀러브레이션 | 경축
+꽃다발 | 부케
+연휴 | 황금연휴
+예식장 | 결혼식장 | 식장
+빈소 | 장례식장 | 상갓집
+동창회 | 동문회 | 반창회
+프러포즈 | 프로포즈 | 청혼
+모임 | 만남 | 회동
+집들이 | 하우스워밍
+
+# events, parties and celebrations (related, english)
+event | occasion
+festival | fest | fete | carnival
+wedding | marriage | matrimony
+reception | banquet | gala
+evite | invitation
+stag | stagdo | bachelorparty
+hen | hendo | bachelorette | hens
+farewell | sendoff | leavingdo
+reunion | homecoming
+funeral | memorial
+congratulations | congrats | congratulate | kudos
+bouquet | flowers | posy
+venue | hall | ballroom
+souvenir | keepsake | memento
+engagement | betrothal | engaged
+bbq | barbecue | barbeque | cookout | braai
+sleepover | slumberparty
+rehearsal | runthrough | dressrehearsal
+attendance | attend | attendee
+costume | fancydress | dressup
+
+# places in a city and neighbourhoods (related)
+동네 | 마을
+근처 | 주변 | 인근 | 부근
+공원 | 파크
+교회 | 예배당
+절 | 사찰
+은행 | 뱅크
+정비소 | 카센터
+놀이공원 | 테마파크 | 유원지
+해변 | 바닷가 | 해수욕장 | 비치 | 해안
+강변 | 강가 | 리버사이드
+골목 | 골목길 | 뒷골목 | 샛길
+사거리 | 네거리 | 교차로
+횡단보도 | 건널목
+건물 | 빌딩 | 건축물
+명소 | 랜드마크 | 관광지
+시골 | 농촌 | 촌
+도시 | 시티 | 도회지
+교외 | 외곽 | 근교 | 변두리
+목욕탕 | 대중목욕탕 | 사우나 | 찜질방
+시내 | 읍내
+
+# places in a city and neighbourhoods (related, english)
+nearby | closeby | vicinity
+suburb | suburbs | outskirts | burbs | suburbia
+village | hamlet
+countryside | rural | boondocks
+piazza | plaza | townsquare
+church | chapel | cathedral | parish
+temple | shrine
+mosque | masjid
+atm | cashpoint | cashmachine
+mechanic | autoshop | garage | repairshop
+themepark | amusementpark | funfair | fairground
+beach | seaside | shore | coast | seashore
+riverside | riverfront | waterfront | embankment
+alley | alleyway | lane | backstreet
+intersection | crossroads | junction
+crosswalk | zebracrossing | crossing
+skyscraper | highrise | towerblock
+landmark | attraction | hotspot
+hood | neighbourhood
+cemetery | graveyard | churchyard
 """
