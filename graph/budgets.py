@@ -41,7 +41,7 @@ DEFAULT_BUDGETS: dict[str, int] = {
 
 def estimate_tokens(text: str) -> int:
     """Tokens of `text` by the rule above: ceil(ASCII characters / 4) + other characters."""
-    ascii_chars = sum(1 for c in text if ord(c) < 128)
+    ascii_chars = len(text.encode("ascii", "ignore"))  # at C speed: contexts are long
     return -(-ascii_chars // 4) + (len(text) - ascii_chars)
 
 
