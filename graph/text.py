@@ -81,13 +81,17 @@ CLOCK_ZONES = {
     "seoul": "Asia/Seoul",
 }
 """Places the clock tool knows by name, with their time zones."""
-_PLACES = "|".join(CLOCK_ZONES)
+_PLACES = "|".join(re.escape(place) for place in CLOCK_ZONES)
+_HOUR = r"몇\s?시(?!간|부터|까지|에\s|에서)"
+"""'몇 시' asking the hour now, not '몇 시간' (how long) or '몇 시부터/까지/에 출근' (when)."""
 _CLOCK = re.compile(
-    r"(지금|현재)\s*(몇\s?시|시간|시각|날짜|요일)|(지금|현재)\s*\S+\s*몇\s?시|오늘\S*\s*(며칠|날짜|무슨\s?요일)"
-    r"|^\s*(몇\s?시|며칠|무슨\s?요일)\S*\s*[?？.!~]*\s*$"
-    rf"|({_PLACES})\S*\s*(\S+\s*)?몇\s?시|time (is it )?in ({_PLACES})"
-    r"|what time is it|what'?s the time|\btime is it|current (time|date)|what day is (it|today)"
-    r"|today'?s date|what(?: i|')s the date",
+    rf"(지금|현재)\s*({_HOUR}|시간(?!\s?외)|시각|날짜(?!\s?기준)|요일)|(지금|현재)\s*\S+\s*{_HOUR}"
+    r"|(오늘|내일|어제)\S*\s*(몇\s?월\s*)?(며칠|날짜|무슨\s?요일|요일)"
+    rf"|^\s*({_HOUR}|며칠|무슨\s?요일)\S*\s*[?？.!~]*\s*$"
+    rf"|({_PLACES})\S*\s*(\S+\s*)?{_HOUR}|\btime (is it )?in ({_PLACES})"
+    r"|\bwhat time (is it|it is)|\bwhat'?s the time\b|\btime is it\b|\bcurrent (time|date)\b"
+    r"|\bwhat day (is it|is today|it is)|\bday of the week\b|\btoday'?s date\b"
+    r"|\bwhat(?: i|')s the date\b(?!\s+of)|\bwhat date is it\b",
     re.IGNORECASE,
 )
 

@@ -62,16 +62,25 @@ MENU_MAP = Path(__file__).resolve().parents[2] / "data" / "menu_map.json"
 COMPOUND = re.compile(r"(랑|이랑|하고|과|와|고)\s|,|그리고|각각|\band\b|\bboth\b", re.I)
 """A question in two parts ("A랑 B는?", "A, and B?")."""
 
-CONJOINS = re.compile(r"(?<=[가-힣0-9A-Za-z])(이랑|랑|와|과|하고)\s")
+CONJOINS = re.compile(r"(?<=[가-힣0-9A-Za-z])(랑|와|과|하고)\s")
 """Korean particles that join two nouns ("A랑 B는 얼마야?"): two topics, or one."""
 
 ASKS_TWICE = re.compile(
-    r"(얼마|며칠|몇\s?\w+|언제|어디|뭐|무엇|누구)(이)?고\s*,?\s|각각|둘\s?다|"
-    r"\band\s+(?:(?:on|in|at|for|to|by)\s+)?(how|what|when|where|which|who|whom)\b|"
-    r"\b(both|each)\b",
+    r"(얼마|며칠|몇\s?\w+|언제|어디|뭐|무엇|누구)(이)?고\s*,?\s|"
+    r"\band\s+(?:(?:on|in|at|for|to|by)\s+)?(?=(how|what|when|where|which|who|whom)\b)",
     re.I,
 )
-"""A question that asks two things outright ("A는 얼마고 B는?", "A, and how much is B?")."""
+"""Where a question asks a second thing outright ("A는 얼마고 B는?", "A, and how much is
+B?"), if the rest has a question word of its own (`QUESTION_WORD`): "몇 번이고 나눠 써도
+돼?" asks one thing."""
+
+QUESTION_WORD = re.compile(
+    r"얼마|며칠|몇|언제|어디|뭐|무엇|무슨|누구|어느|어떻게|왜|\b(how|what|when|where|which|who|whom|why)\b",
+    re.I,
+)
+
+SPLITS = re.compile(r"(랑|하고|과|와|고)\s|,|그리고|\band\b", re.I)
+"""Connectors a two-part question is split at ("각각", "both" only say that it has two)."""
 
 _STEPS = re.compile(r"방법|절차|순서|단계|어떻게|신청하|how (do|can|to)|steps?\b|procedure", re.I)
 
@@ -236,28 +245,37 @@ def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -
     return sum(w for t, w in weights.items() if t in held) / total if total else 0.0
 
 
+def _asks_twice(question: str) -> bool:
+    """Whether the question asks two things outright, each part with its own question word."""
+    return any(
+        QUESTION_WORD.search(question[match.end() :]) for match in ASKS_TWICE.finditer(question)
+    )
+
+
 def question_parts(
     index: DocumentIndex, question: str, passages: Sequence[Hit]
 ) -> tuple[list[str], list[tuple[float, int | None]]]:
     """The parts of a two-part question and each part's passage (`assign_parts`).
 
     A question that asks two things outright ("A는 얼마고 B는 며칠이야?", "A, and how much is
-    B?", "각각", "both") is split. One that only joins two words ("A랑 B는 얼마야?") is split
-    only when two passages answer it that no one passage does, each its own part (a
-    conjunction also joins the words of one topic: "신입이랑 선배가 같이 먹으면"). The split is
-    at the connector that leaves the search terms most evenly on both sides; a side with no
-    word the documents use is no part. ([question], []) when it is one question.
+    B?") is split. One that only joins two words ("A랑 B는 각각 얼마야?") is split only when
+    two passages answer it that no one passage does, each its own part well (a conjunction
+    also joins the words of one topic: "신입이랑 선배가 같이 먹으면"). The split is at the
+    connector that leaves the search terms most evenly on both sides; a side with no word
+    the documents use is no part. ([question], []) when it is one question.
     """
     whole: tuple[list[str], list[tuple[float, int | None]]] = ([question], [])
-    outright = bool(ASKS_TWICE.search(question))
+    outright = _asks_twice(question)
     if not passages or not (outright or CONJOINS.search(question)):
         return whole
     best: tuple[float, list[str]] = (0.0, [question])
-    for match in (COMPOUND if outright else CONJOINS).finditer(question):
+    for match in (SPLITS if outright else CONJOINS).finditer(question):
         left, right = question[: match.start()].strip(), question[match.end() :].strip(" ,")
         if not outright and min(len(index.known_words(side)) for side in (left, right)) < 2:
             continue  # a joined word of one topic ("신입이랑 선배가") is no part
         weights = [sum(index.weighted_terms(side)[0].values()) for side in (left, right)]
+        if min(weights) <= 0:
+            continue
         balance = min(weights) / max(weights)
         if balance > best[0]:
             best = (balance, [left, right])
@@ -280,23 +298,27 @@ def assign_parts(
 ) -> list[tuple[float, int | None]]:
     """For each part of a two-part question: (confidence, 0-based passage) of its passage.
 
-    The pair of passages that answers the two parts best together; of equally good pairs,
-    one with a passage for each part (a passage that only mentions the other part's topic
-    in passing does not stand in for the passage about it), then the higher-ranked.
+    A part's confidence in a passage is the index's measure for the part as a question of
+    its own (`union_confidence`). The pair of passages that answers the two parts best
+    together; of equally good pairs, one with a passage for each part (a passage that only
+    mentions the other part's topic in passing does not stand in for the passage about it),
+    then the pair whose headings name more of its parts' words, then the higher-ranked.
     """
-    scores = []
+    terms = [index.passage_terms(p) for p in passages]
+    headings = [index.passage_terms(replace(p, text="")) for p in passages]
+    scores: list[list[float]] = []
+    named: list[list[int]] = []
     for part in parts:
         weights, unknown_mass = index.weighted_terms(part)
         total = sum(weights.values()) + unknown_mass
         scores.append(
             [
-                sum(w for t, w in weights.items() if t in index.passage_terms(p)) / total
-                if total
-                else 0.0
-                for p in passages
+                sum(w for t, w in weights.items() if t in held) / total if total else 0.0
+                for held in terms
             ]
         )
-    best: tuple[tuple[float, bool, int], list[tuple[float, int | None]]] | None = None
+        named.append([len(set(weights) & heading) for heading in headings])
+    best: tuple[tuple[float, bool, int, int], list[tuple[float, int | None]]] | None = None
     choices = range(-1, len(passages))  # -1: no passage for that part
     for i in choices:
         for j in choices:
@@ -304,7 +326,8 @@ def assign_parts(
             b = scores[1][j] if j >= 0 else 0.0
             if (i >= 0 and a <= 0) or (j >= 0 and b <= 0):
                 continue
-            key = (round(a + b, 3), i != j, -(i + j))
+            in_heading = (named[0][i] if i >= 0 else 0) + (named[1][j] if j >= 0 else 0)
+            key = (round(a + b, 3), i != j, in_heading, -(i + j))
             if best is None or key > best[0]:
                 best = (key, [(a, i if i >= 0 else None), (b, j if j >= 0 else None)])
     assert best is not None  # (-1, -1) always qualifies
@@ -317,8 +340,11 @@ def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> 
     Rank by coverage (`rank_by_coverage`); the confidence is the best passage's. Sufficient
     when that reaches MIN_CONFIDENCE, the top passages together hold most of the question
     (a word they all lack is `missing`), and a question asking for steps does not rest on a
-    piece of a longer section. Otherwise expand the best passage's section when it is a
-    piece, or search again for what is missing (or without the words no document knows).
+    piece of a longer section. A question in two parts (`question_parts`) puts each part's
+    passage first and is sufficient only when both parts are answered; the confidence is
+    raised to what the two passages answer together. Otherwise search again for the part
+    no passage answers, expand the best passage's section when it is a piece, or search
+    again for what is missing (or without the words no document knows).
     """
     order = rank_by_coverage(index, question, passages)
     parts, covered = question_parts(index, question, passages)
@@ -345,11 +371,15 @@ def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> 
     if steps_cut:
         missing.append("steps (the best passage is part of a longer section)")
     confidence = top.confidence
-    weak = [part for part, (c, _) in zip(parts, covered, strict=False) if c < MIN_CONFIDENCE]
+    weak: list[str] = []
     if covered:
-        # a two-part question is answered as surely as its worse-answered part
-        confidence = max(confidence, min(c for c, _ in covered))
+        weak = [part for part, (c, _) in zip(parts, covered, strict=True) if c < MIN_CONFIDENCE]
         missing.extend(f"part: {part}" for part in weak)
+        # two passages that answer a part each answer it as surely as the worse-answered
+        # part, and as their words cover the whole question (a part that leaves its
+        # subject out, "운영은 언제까지야?", is covered by any passage on opening hours)
+        both = union_confidence(index, question, [passages[i] for i in leaders])
+        confidence = max(confidence, min(both, *(c for c, _ in covered)))
     together = _held_together(index, question, chosen)
     sufficient = confidence >= MIN_CONFIDENCE and together >= COVERED and not steps_cut and not weak
     action: Literal["get_section", "search_again"] | None = None
@@ -482,9 +512,9 @@ def _label_parts(index: DocumentIndex, question: str, ranked: list[Hit]) -> list
     Among the first CONTEXT_K, so an answer can quote one passage for each part.
     """
     parts, picks = question_parts(index, question, ranked[:CONTEXT_K])
-    chosen = {i for _, i in picks if i is not None}
+    chosen = {i for c, i in picks if i is not None and c >= MIN_CONFIDENCE}
     if len(parts) < 2 or len(chosen) < 2:
-        return ranked  # one question, or one passage answers both parts
+        return ranked  # one question, one passage for both, or a part left unanswered
     labelled = list(ranked)
     for part, (_, i) in zip(parts, picks, strict=True):
         assert i is not None

@@ -218,3 +218,36 @@ def test_words_joined_within_one_topic_are_one_question(two_topics: DocumentInde
     assert question_parts(two_topics, question, search_all(two_topics, question))[0] == [question]
     answer = _answer(two_topics, question)
     assert answer.count("출처:") == 1 and "한 장에 5천원" in answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is there a rule for both?",  # "both" names no part
+        "What is the dress code, and how much is the gym?",  # parts the documents lack
+        "각각 얼마야?",
+        "연차는 몇 번이고 나눠 쓸 수 있어?",  # "몇 번이고": one question
+        "경비는 언제고 신청할 수 있어?",  # "언제고" (any time): one question
+    ],
+)
+def test_questions_that_are_one_question_or_nothing_the_documents_know_are_not_split(
+    shipped: DocumentIndex, question: str
+) -> None:
+    result = run_loop(shipped, question)  # no part, and no ZeroDivisionError
+    assert not any(h.answers for h in result.passages)
+
+
+def test_a_two_part_question_is_no_surer_than_its_passages_answer_all_of_it(
+    two_topics: DocumentIndex,
+) -> None:
+    # each part finds a passage ("식당은 언제 열어?" leaves its subject out and any passage
+    # on opening hours answers it), but no document has "세차": not found, not raised
+    result = run_loop(two_topics, "주차장 세차 서비스는 얼마고 식당은 언제 열어?")
+    assert result.outcome == NOT_FOUND
+    assert all(s["judgement"]["confidence"] < 0.5 for s in result.steps)
+    answered = run_loop(two_topics, "방문객 주차 요금은 얼마고 구내식당 점심은 언제 열어?")
+    assert answered.outcome == ANSWERED
+    assert {h.heading for h in answered.passages if h.answers} == {
+        "주차 안내 > 방문객 주차",
+        "구내식당 안내 > 운영 시간",
+    }

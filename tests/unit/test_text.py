@@ -12,6 +12,7 @@ from graph.errors import InputError
 from graph.replay import main
 from graph.session import export_thread, load_thread, new_thread, open_app, rename_thread, run_turn
 from graph.settings import load_settings
+from graph.text import asks_the_clock
 
 
 @pytest.fixture
@@ -72,3 +73,38 @@ def test_replay_refuses_a_transcript_with_a_surrogate(tmp_path: Path, capsys) ->
         main([str(path), "--db", str(tmp_path / "r.sqlite")])
     assert exit_info.value.code == 2
     assert "turn 2: 'user' contains an unpaired surrogate" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [
+        ("지금 몇 시야?", True),
+        ("뉴욕은 지금 몇 시야?", True),
+        ("뉴욕은 몇 시야?", True),
+        ("몇 시야?", True),
+        ("오늘 며칠이야?", True),
+        ("오늘 몇 월 며칠이야?", True),
+        ("오늘 요일 알려줘", True),
+        ("내일 무슨 요일이야?", True),
+        ("지금 시간 알려줘", True),
+        ("what time is it", True),
+        ("Do you know what time it is?", True),
+        ("What day of the week is it?", True),
+        ("What time is it in Tokyo?", True),
+        ("what's the date today?", True),
+        # when something happens, or how long: the documents or the conversation
+        ("회의는 몇 시야?", False),
+        ("재택근무 날에는 몇 시부터 몇 시까지 메신저에 답해야 해?", False),
+        ("현재 코어타임은 몇 시부터야?", False),
+        ("지금 회사 몇 시에 출근해야 돼?", False),
+        ("서울에서 부산까지 몇 시간 걸려?", False),
+        ("현재 시간외근무 수당은 얼마야?", False),
+        ("현재 근무 시간 규정 알려줘", False),
+        ("현재 날짜 기준으로 연차 며칠 남았어?", False),
+        ("What time should I show up on my first day?", False),
+        ("What is the date of the next holiday?", False),
+        ("How is overtime in London paid?", False),
+    ],
+)
+def test_only_a_question_about_the_time_now_asks_the_clock(text: str, clock: bool) -> None:
+    assert asks_the_clock(text) is clock
