@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
@@ -249,17 +250,26 @@ def _follow_up(
 
 
 def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM_CHARS) -> str:
-    """The user's message of a turn and the sentences of its answer that match the message.
+    """A recalled turn: what carries what was said in it, within `limit` characters.
 
-    What the user said is what is remembered; of the assistant's answer only what bears on
-    the message recalling it (its sentences sharing a term with it), so the budget holds
-    more of the user's turns. If still too long, the sentences that match.
+    When the user told something (a statement among their sentences), their message is
+    what is remembered, and of the answer only the sentences bearing on the message that
+    recalls it (sharing a term or a synonym), so the budget holds more of the user's turns.
+    When the user only asked ("What's the guest wifi password?"), the answer is what was
+    said, and it is kept. If still too long, the sentences that match.
     """
     from graph.retrieval.tokenize import recall_tokens as tokens
 
-    wanted = set(terms)
-    answer = " ".join(s for s in sentences(final_answer(turn).strip()) if wanted & _terms_of(s))
-    parts = [("사용자", user_text(turn).strip()), ("AI", answer)]
+    wanted = {s for t in terms for s in synonyms(t)}
+    said = user_text(turn).strip()
+    reply = sentences(final_answer(turn).strip())
+    if not only_asks(said):
+        kept = [i for i, s in enumerate(reply) if wanted & _terms_of(s)]
+        reply = [
+            ("… " if n and i != kept[n - 1] + 1 else "") + reply[i] for n, i in enumerate(kept)
+        ]
+    answer = " ".join(reply)
+    parts = [("사용자", said), ("AI", answer)]
     parts = [(who, text) for who, text in parts if text]
     whole = "\n".join(f"{who}: {' '.join(text.split())}" for who, text in parts)
     if len(whole) <= limit:
@@ -286,6 +296,16 @@ def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM
         last = i
     text = "\n".join(f"{who}: {' '.join(lines[who])}" for who, _ in parts if who in lines)
     return cut_words(text, limit)
+
+
+_ASKING = re.compile(r"([?？]|(까|나요|가요|죠|니|냐|래|줘|주세요|줄래요?|알려\S*))\s*[.!~]*\s*$")
+"""A sentence that asks or requests ("...?", "...알려 줘", "...있을까요")."""
+
+
+def only_asks(text: str) -> bool:
+    """Whether every sentence of a user message asks or requests (nothing is stated)."""
+    said = sentences(text)
+    return bool(said) and all(_ASKING.search(s.strip()) for s in said)
 
 
 @functools.lru_cache(maxsize=16_384)

@@ -311,3 +311,9 @@ def test_a_recalled_turn_keeps_what_the_user_said_and_only_the_answer_that_bears
     assert excerpt(turn, query_terms("When is the wedding?")) == (
         "사용자: My sister's wedding is on June 7 in Busan."
     )
+    # a turn where the user only asked is remembered by its answer
+    asked_only = [
+        HumanMessage("What's the guest wifi password?"),
+        AIMessage("It is blue-otter-42."),
+    ]
+    assert "blue-otter-42" in excerpt(asked_only, query_terms("Remind me of the wifi code"))
