@@ -29,7 +29,7 @@ from graph.retrieval.chunking import (
     read_document,
 )
 from graph.retrieval.glossary import expand_query
-from graph.retrieval.tokenize import compound_parts, is_predicate, tokens
+from graph.retrieval.tokenize import is_predicate, tokens
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,8 @@ class DocumentIndex:
         """Expand queries with the office glossary (for the lexical retrievers)."""
         self._vocabulary: set[str] = set()
         self._idf: dict[str, float] = {}
+        self._compounds: dict[str, list[str]] = {}
+        """Words no document has -> the document words they meet (`_compound_matches`)."""
         self._df: dict[str, int] = {}
         self.index_dir = Path(index_dir)
         self.embeddings = embeddings
@@ -160,6 +162,7 @@ class DocumentIndex:
         self._vocabulary = set().union(*self._chunk_tokens) if token_lists else set()
         count = len(self._chunk_tokens)
         self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
+        self._compounds = {}
         self._idf = {
             t: math.log(1 + count / df) * (PREDICATE_WEIGHT if is_predicate(t) else 1.0)
             for t, df in self._df.items()
@@ -292,19 +295,32 @@ class DocumentIndex:
 
         Korean writes compounds as one word or two, and Kiwi keeps some whole and splits
         others ("온누리여행사" in a document, "온누리" + "여행사" in a question): a noun no
-        document has matches the document words it begins or ends, or else its own
-        two-syllable pieces the documents use ("전화번호": "전화", "번호").
+        document has matches the document words it begins or ends (the most frequent
+        few), or else the two-syllable halves it is made of when the documents use every
+        one of them ("전화번호": "전화" + "번호"; not "반려동물" where only "반려" is known).
         """
         if len(word) < 2 or not word.isalpha() or word.isascii():
             return []
+        cached = self._compounds.get(word)
+        if cached is not None:
+            return cached
         longer = sorted(
-            v
-            for v in self._vocabulary
-            if len(v) > len(word) and (v.startswith(word) or v.endswith(word))
+            (
+                v
+                for v in self._vocabulary
+                if len(v) > len(word) and (v.startswith(word) or v.endswith(word))
+            ),
+            key=lambda v: (-self._df[v], v),
         )
+        halves = [word[i : i + 2] for i in range(0, len(word), 2)]
         if longer:
-            return longer[:COMPOUND_MATCHES]
-        return [p for p in compound_parts(word) if p in self._vocabulary]
+            found = longer[:COMPOUND_MATCHES]
+        elif len(word) >= 4 and len(word) % 2 == 0 and all(h in self._vocabulary for h in halves):
+            found = halves
+        else:
+            found = []
+        self._compounds[word] = found
+        return found
 
     def _confidence(self, known: set[str], unknown: set[str], index: int) -> float:
         return self._coverage(known, unknown, self._chunk_tokens[index])
@@ -421,7 +437,9 @@ class DocumentIndex:
 
     def known_words(self, text: str) -> list[str]:
         """The words of `text` itself (no glossary) that some document uses, in order."""
-        return [t for t in dict.fromkeys(tokens(text)) if t in self._vocabulary]
+        with self._lock:
+            self.refresh()
+            return [t for t in dict.fromkeys(tokens(text)) if t in self._vocabulary]
 
     def refine(self, question: str) -> str:
         """A narrower query: the question without unknown words and words most chunks share.

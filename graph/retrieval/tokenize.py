@@ -156,9 +156,22 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=65_536)
 def is_predicate(term: str) -> bool:
-    """Whether a Korean search token is a verb or adjective (`tokens` gives them "다")."""
-    return len(term) >= 2 and term.endswith("다") and bool(_HANGUL.match(term))
+    """Whether a Korean search token is a verb or adjective ("쓰다"), not a noun ("캐나다").
+
+    `tokens` writes verb and adjective stems with "다"; Kiwi tells them from nouns that end
+    in 다 by analyzing the token again (remembered: a term's part of speech does not change).
+    """
+    if len(term) < 2 or not term.endswith("다") or not _HANGUL.match(term):
+        return False
+    with _lock:
+        morphs = _analyzer().tokenize(term)
+    return (
+        bool(morphs)
+        and morphs[0].tag.split("-")[0] in _PREDICATE_TAGS
+        and (morphs[0].form == term[:-1])
+    )
 
 
 def compound_parts(term: str) -> list[str]:

@@ -77,6 +77,9 @@ def test_a_verb_no_document_uses_is_phrasing_but_a_noun_is_a_topic(
     # a topic the documents never mention (a noun) still counts against it
     other = index.search("반려동물 병가는 며칠까지 유급이야?", k=1)[0]
     assert other.confidence < plain.confidence
+    # a noun that ends in 다 is a noun ("캐나다"), not a verb
+    abroad = index.search("캐나다 병가는 며칠까지 유급이야?", k=1)[0]
+    assert abroad.confidence < plain.confidence
 
 
 def test_new_changed_and_deleted_files_are_noticed_without_a_rebuild_call(
@@ -221,7 +224,8 @@ def test_a_compound_written_whole_in_one_place_and_apart_in_the_other_matches(
     folder.mkdir()
     (folder / "travel.md").write_text(
         "# 출장\n## 여행사\n회사 지정 여행사는 하늘빛여행사이고 예약 창구는 02-1234-5678입니다.\n"
-        "## 숙박\n출장 숙박은 대표 전화로 예약합니다.\n",
+        "## 숙박\n출장 숙박은 대표 전화로 예약하고 예약 번호를 받습니다. 요청이 반려되면 다시 "
+        "신청합니다.\n",
         "utf-8",
     )
     index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
@@ -231,6 +235,9 @@ def test_a_compound_written_whole_in_one_place_and_apart_in_the_other_matches(
     # a compound the documents only use in parts ("전화번호": "전화") is not a missing word
     weights, unknown_mass = index.weighted_terms("출장 숙박 전화번호")
     assert "전화" in weights and unknown_mass == 0
+    # but not when only one half is a word the documents use ("반려" of "반려동물")
+    weights, unknown_mass = index.weighted_terms("출장 갈 때 반려동물 데려와도 돼?")
+    assert "반려" not in weights and unknown_mass > 0
 
 
 def test_a_passage_about_the_questions_noun_beats_one_sharing_only_its_verb(
