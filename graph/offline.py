@@ -507,46 +507,38 @@ class OfflineChatModel(BaseChatModel):
         """Quote the passage that best matches, with its source; else seed 003's fallback."""
         if not passages:
             return _fallback(section, korean)
-        label = "출처" if korean else "Source"
         parted = [p for p in passages if p.part]
         if len(parted) >= 2:  # one passage for each part of the question, as the loop chose
-            quotes = [
-                "\n".join(f"> {line}" if line else ">" for line in _excerpt(p.text, p.part))
-                + f"\n\n{label}: {p.label}"
-                for p in parted
-            ]
-            quote = "\n\n".join(quotes)
-            others = [p.label for p in passages if not p.part and not quote.count(p.label)]
-            also = (
-                ("\n\n함께 찾은 문서: " if korean else "\n\nAlso found: ") + "; ".join(others)
-                if others
-                else ""
+            quoted = [(p, p.part) for p in parted]
+        else:
+            best = max(
+                passages,
+                key=lambda p: (
+                    len(_bigrams(question) & _bigrams(p.text)) + (1 if p is passages[0] else 0)
+                ),
             )
-            head = "문서에서 찾은 내용입니다:" if korean else "From the documents:"
-            return f"{head}\n\n{quote}{also}"
-        best = max(
-            passages,
-            key=lambda p: (
-                len(_bigrams(question) & _bigrams(p.text)) + (1 if p is passages[0] else 0)
-            ),
+            quoted = [(best, question)]
+            second = _second_part(question, best, passages)
+            if second is not None:
+                quoted.append((second, question))
+        label = "출처" if korean else "Source"
+        quote = "\n\n".join(
+            "\n".join(f"> {line}" if line else ">" for line in _excerpt(p.text, focus))
+            + f"\n\n{label}: {p.label}"
+            for p, focus in quoted
         )
-        quote = "\n".join(f"> {line}" if line else ">" for line in _excerpt(best.text, question))
-        second = _second_part(question, best, passages)
-        if second is not None:
-            more = "\n".join(
-                f"> {line}" if line else ">" for line in _excerpt(second.text, question)
-            )
-            quote = f"{quote}\n\n{label}: {best.label}\n\n{more}"
-            best = second
-        others = [p.label for p in passages if p is not best and not quote.count(p.label)]
+        others = [
+            p.label
+            for p in passages
+            if all(p is not q for q, _ in quoted) and not quote.count(p.label)
+        ]
         also = (
             ("\n\n함께 찾은 문서: " if korean else "\n\nAlso found: ") + "; ".join(others)
             if others
             else ""
         )
-        if korean:
-            return f"문서에서 찾은 내용입니다:\n\n{quote}\n\n출처: {best.label}{also}"
-        return f"From the documents:\n\n{quote}\n\nSource: {best.label}{also}"
+        head = "문서에서 찾은 내용입니다:" if korean else "From the documents:"
+        return f"{head}\n\n{quote}{also}"
 
     def _quote(self, memory: Memory, korean: bool) -> str:
         """Quote a memory, naming where it comes from."""
