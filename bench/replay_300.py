@@ -83,6 +83,13 @@ def _run(args: argparse.Namespace, env: dict[str, str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         early, late = interleaved(turns, args.rate, Path(tmp), **env)
     print(describe_timing(reports, early, late, target=1.2))
+    with tempfile.TemporaryDirectory() as tmp:
+        same_early, same_late = interleaved(turns, args.rate, Path(tmp), same_messages=True, **env)
+    print(
+        f"graph ms/turn, the same messages (those of turns 10-20) sent at turns 10-20 of one "
+        f"thread and at turns {len(turns) - 10}-{len(turns)} of another: {same_early:.2f} vs "
+        f"{same_late:.2f}, end/start = {same_late / same_early:.2f}x (target <= 1.2x)"
+    )
     print(
         f"context chars: turn 30 = {per[min(29, n - 1)]['context_chars']}, turn {n} = {per[-1]['context_chars']}, "
         f"without summaries at turn {n} = {per[-1]['full_chars']}"

@@ -60,6 +60,7 @@ def interleaved(
     db_dir: Path,
     strategy: str = "three_turn",
     runs: int = 3,
+    same_messages: bool = False,
     **env: str,
 ) -> tuple[float, float]:
     """Median graph ms of turns 10-20 and of the last 11 turns, measured side by side.
@@ -67,7 +68,9 @@ def interleaved(
     Two threads share one database: one is replayed to turn 9 and the other to the turn
     before the last window; then their turns are run alternately (10 and 290, 11 and 291,
     ...), so both windows see the same machine, cache and database state, and drift of the
-    machine during a long replay cancels out. `env` holds further settings.
+    machine during a long replay cancels out. With `same_messages`, the late window sends
+    the early window's messages (turns 10-20 again), so what differs is only the thread's
+    length, not what is asked. `env` holds further settings.
     """
     n = len(turns)
     early, late = [], []
@@ -93,15 +96,20 @@ def interleaved(
                 _turn(app, b, turns, number)
             for step in range(11):
                 early.append(_turn(app, a, turns, 10 + step))
-                late.append(_turn(app, b, turns, n - 10 + step))
+                message = 10 + step if same_messages else n - 10 + step
+                late.append(_turn(app, b, turns, n - 10 + step, message))
         finally:
             app.persistence.close()
     return statistics.median(early), statistics.median(late)
 
 
-def _turn(app: Any, thread: str, turns: Sequence[dict[str, str]], number: int) -> float:
+def _turn(
+    app: Any, thread: str, turns: Sequence[dict[str, str]], number: int, message: int = 0
+) -> float:
+    """Run turn `number` of `thread` with the user message of transcript turn `message`."""
     start = time.perf_counter()
-    run_turn(app, thread, turns[number - 1]["user"], turn_count=number, compression_rate=0.3)
+    text = turns[(message or number) - 1]["user"]
+    run_turn(app, thread, text, turn_count=number, compression_rate=0.3)
     return (time.perf_counter() - start) * 1000
 
 

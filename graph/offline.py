@@ -9,6 +9,7 @@ the memory working. It supports `bind_tools` and token streaming like a real mod
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from collections.abc import Iterator, Sequence
@@ -154,14 +155,20 @@ NO_MATCH = 0.2
 """Share of the question's words a memory must contain to be quoted."""
 
 
-def _bigrams(text: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)
+def _bigrams(text: str) -> frozenset[str]:
+    """Words and Hangul syllable pairs of `text`.
+
+    Remembered: the same summaries and recalled turns are matched against every question
+    of a long conversation.
+    """
     grams: set[str] = set()
     for word in re.findall(r"[가-힣]+|[a-zA-Z]{2,}|\d+", text.lower()):
         if word.isascii():
             grams.add(word)
         else:
             grams.update(word[i : i + 2] for i in range(max(1, len(word) - 1)))
-    return {g for g in grams if g not in _STOP_BIGRAMS and len(g) > 1}
+    return frozenset(g for g in grams if g not in _STOP_BIGRAMS and len(g) > 1)
 
 
 @dataclass

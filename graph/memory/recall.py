@@ -68,6 +68,8 @@ CANDIDATES = 40
 """Turns ranked in full; the rest cannot be among the few that fit the budget."""
 K1, B = 1.2, 0.75
 """BM25's usual constants."""
+MIN_ITEM_CHARS = 60
+"""Room below which the recall section takes no more turns (a label and a short line)."""
 FOLLOWED_HITS = 2
 """The best hits whose later follow-up (an update of what they said) is looked for."""
 UPDATE_CUES = frozenset(
@@ -371,15 +373,24 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
         return {turn for turns in cues.turns.values() for turn in turns}
 
     chosen: list[Recalled] = []
+    # the section's size as items are added (header, items, blank lines between them)
+    size = len(get_prompt("system.recalled", recalled="")) - 2
+
+    def fits(item: Recalled) -> bool:
+        return size + len(item_text(item)) + 2 <= budget
+
     followed = 0
     for scored in ranked:
+        if budget - size < MIN_ITEM_CHARS:
+            break  # full: no turn fits any more
         messages = turns.get(scored.turn)
         if not messages or any(c.turn == scored.turn for c in chosen):
             continue
         item = _item(scored.turn, messages, scored.relevance, scored.terms, terms)
-        if section_chars([*chosen, item]) > budget:
+        if not fits(item):
             continue
         chosen.append(item)
+        size += len(item_text(item)) + 2
         if followed >= FOLLOWED_HITS:
             continue
         followed += 1
@@ -391,8 +402,9 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
         if update:
             follow = _item(later, update, scored.relevance, shared, [*terms, *shared])
             follow.follows = scored.turn
-            if section_chars([*chosen, follow]) <= budget:
+            if fits(follow):
                 chosen.append(follow)
+                size += len(item_text(follow)) + 2
     return sorted(chosen, key=lambda i: i.turn)
 
 
