@@ -260,8 +260,6 @@ def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM
     When the user only asked ("What's the guest wifi password?"), the answer is what was
     said, and it is kept. If still too long, the sentences that match.
     """
-    from graph.retrieval.tokenize import recall_tokens as tokens
-
     wanted = {s for t in terms for s in synonyms(t)}
     said = user_text(turn).strip()
     reply = sentences(final_answer(turn).strip())
@@ -279,7 +277,7 @@ def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM
     pieces = [(who, s) for who, text in parts for s in sentences(text)]
     order = sorted(
         range(len(pieces)),
-        key=lambda i: (-len(wanted & set(tokens(pieces[i][1]))), i),
+        key=lambda i: (-len(wanted & _terms_of(pieces[i][1])), i),
     )
     keep: set[int] = set()
     size = 0

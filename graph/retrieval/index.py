@@ -408,7 +408,7 @@ class DocumentIndex:
         with self._lock:
             self.refresh()
             _, _, known, unknown = self._terms(question)
-            return round(self._coverage(known, unknown, set(tokens(f"{heading}\n{text}"))), 3)
+            return round(self._coverage(known, unknown, set(_text_terms(f"{heading}\n{text}"))), 3)
 
     def weighted_terms(self, question: str) -> tuple[dict[str, float], float]:
         """The question's known terms (glossary-expanded) with their IDF, and unknown mass.
@@ -432,7 +432,7 @@ class DocumentIndex:
             self.refresh()
             held: set[str] = set()
             for p in passages:
-                held |= set(tokens(f"{p.heading}\n{p.text}"))
+                held |= self.passage_terms(p)
             return [t for t in self.known_words(question) if t not in held][:limit]
 
     def known_words(self, text: str) -> list[str]:
