@@ -113,9 +113,15 @@ class Recalled:
 
 def query_terms(text: str) -> list[str]:
     """The distinct search terms of a message, in order."""
+    return list(_distinct_terms(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _distinct_terms(text: str) -> tuple[str, ...]:
+    """Remembered: a recalled turn's message is analyzed again each time it is followed up."""
     from graph.retrieval.tokenize import recall_tokens
 
-    return list(dict.fromkeys(recall_tokens(text)))
+    return tuple(dict.fromkeys(recall_tokens(text)))
 
 
 @dataclass
