@@ -22,7 +22,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -217,19 +218,29 @@ def rank_by_coverage(index: DocumentIndex, question: str, passages: Sequence[Hit
     return order + left
 
 
+def _share(weights: Mapping[str, float], unknown_mass: float, held: AbstractSet[str]) -> float:
+    """The share of a question's weight that the terms `held` hold (0 if it has none).
+
+    `unknown_mass` weighs the question's words no document has.
+    """
+    total = sum(weights.values()) + unknown_mass
+    return sum(w for t, w in weights.items() if t in held) / total if total else 0.0
+
+
+def _terms_held(index: DocumentIndex, passages: Sequence[Hit]) -> set[str]:
+    held: set[str] = set()
+    for p in passages:
+        held |= index.passage_terms(p)
+    return held
+
+
 def _held_together(index: DocumentIndex, question: str, chosen: Sequence[Hit]) -> float:
     """The share of the question's known words (by weight) the chosen passages hold together.
 
     Words no document has are left out: the confidence already counts them against.
     """
     weights, _ = index.weighted_terms(question)
-    total = sum(weights.values())
-    if not total:
-        return 0.0
-    held: set[str] = set()
-    for p in chosen:
-        held |= index.passage_terms(p)
-    return sum(w for t, w in weights.items() if t in held) / total
+    return _share(weights, 0.0, _terms_held(index, chosen))
 
 
 def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -> float:
@@ -238,11 +249,7 @@ def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -
     Words no document has count against it, as in `Hit.confidence`.
     """
     weights, unknown_mass = index.weighted_terms(question)
-    total = sum(weights.values()) + unknown_mass
-    held: set[str] = set()
-    for hit in hits:
-        held |= index.passage_terms(hit)
-    return sum(w for t, w in weights.items() if t in held) / total if total else 0.0
+    return _share(weights, unknown_mass, _terms_held(index, hits))
 
 
 def _asks_twice(question: str) -> bool:
@@ -310,13 +317,7 @@ def assign_parts(
     named: list[list[int]] = []
     for part in parts:
         weights, unknown_mass = index.weighted_terms(part)
-        total = sum(weights.values()) + unknown_mass
-        scores.append(
-            [
-                sum(w for t, w in weights.items() if t in held) / total if total else 0.0
-                for held in terms
-            ]
-        )
+        scores.append([_share(weights, unknown_mass, held) for held in terms])
         named.append([len(set(weights) & heading) for heading in headings])
     best: tuple[tuple[float, bool, int, int], list[tuple[float, int | None]]] | None = None
     choices = range(-1, len(passages))  # -1: no passage for that part
