@@ -213,11 +213,15 @@ def prune_checkpoints(saver: ChatSaver | PgChatSaver, thread_id: str, keep_turns
 
 
 def database_bytes(path: str | Path) -> int:
-    """Bytes on disk of a SQLite database, its WAL and shared-memory files."""
+    """Bytes on disk of a SQLite database and its WAL.
+
+    Not the `-shm` file: SQLite's index into the WAL, rebuilt from it and removed when the
+    last connection closes, it holds no data (32 KiB while the database is open).
+    """
     base = Path(path)
     return sum(
         Path(f"{base}{suffix}").stat().st_size
-        for suffix in ("", "-wal", "-shm")
+        for suffix in ("", "-wal")
         if Path(f"{base}{suffix}").exists()
     )
 

@@ -3,8 +3,9 @@
 An inverted index in plain tables (`recall_postings`, `recall_docs`), kept
 in the conversation's own database and written in the same transaction as the archived
 turn, so any process can recall any thread and nothing is rebuilt in memory. A thread's
-postings of a term are one row holding its turn numbers packed as 4-byte integers (about
-4 bytes a posting, against some 12 for a row per posting). A query reads one row per
+postings of a term are one row holding its turn numbers as the gaps between them (`pack`:
+2-byte gaps, or those compressed when that is smaller; about 1-2 bytes a posting, against
+some 12 for a row per posting). A query reads one row per
 term of its own thread and looks at the newest MAX_POSTINGS turns of each, so its cost
 does not grow with the archive. Plain SQL rather than SQLite's FTS5 because the
 statistics must be per thread (a word common in one conversation is rare in another) and
@@ -14,9 +15,11 @@ because the same tables work unchanged on PostgreSQL.
 from __future__ import annotations
 
 import sys
+import zlib
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from langchain_core.messages import BaseMessage
 
@@ -79,7 +82,7 @@ def index_turns(conn: Connection, thread_id: str, docs: Sequence[tuple[int, Sequ
         "INSERT INTO recall_postings (thread_key, term, turns) VALUES (?, ?, ?) "
         "ON CONFLICT (thread_key, term) DO UPDATE SET turns = excluded.turns",
         [
-            (key, term, _pack(sorted(set(existing.get(term, [])) | turns)))
+            (key, term, pack(sorted(set(existing.get(term, [])) | turns)))
             for term, turns in added.items()
         ],
     )
@@ -94,19 +97,71 @@ def index_turns(conn: Connection, thread_id: str, docs: Sequence[tuple[int, Sequ
     return len(fresh)
 
 
-def _pack(turns: Sequence[int]) -> bytes:
-    packed = array("I", turns)
+GAPS = b"\x00"
+"""Postings format: a byte, then the gaps between the turns as little-endian uint16s."""
+ZGAPS = b"\x01"
+"""The same gaps, zlib-compressed (a term in most turns has gaps of 1 again and again)."""
+_WIDE = 0xFFFF
+"""A gap of 0xFFFF or more: this mark, then the gap as two uint16s (low, high)."""
+
+
+def pack(turns: Sequence[int]) -> bytes:
+    """Turn numbers (ascending, from 0) as their gaps; see GAPS and ZGAPS."""
+    gaps = array("H")
+    last = 0
+    for turn in turns:
+        gap = turn - last
+        if gap < _WIDE:
+            gaps.append(gap)
+        else:
+            gaps.extend((_WIDE, gap & 0xFFFF, gap >> 16))
+        last = turn
     if sys.byteorder == "big":
-        packed.byteswap()
-    return packed.tobytes()
+        gaps.byteswap()
+    raw = gaps.tobytes()
+    squeezed = zlib.compress(raw, 9)
+    return ZGAPS + squeezed if len(squeezed) < len(raw) else GAPS + raw
 
 
-def _unpack(blob: bytes) -> list[int]:
+def unpack(blob: bytes) -> list[int]:
+    """The turn numbers `pack` wrote."""
+    data = bytes(blob)
+    raw = zlib.decompress(data[1:]) if data[:1] == ZGAPS else data[1:]
+    gaps = array("H")
+    gaps.frombytes(raw)
+    if sys.byteorder == "big":
+        gaps.byteswap()
+    if _WIDE not in gaps:
+        return list(accumulate(gaps))
+    values: list[int] = []
+    i = 0
+    while i < len(gaps):
+        if gaps[i] == _WIDE:
+            values.append(gaps[i + 1] | gaps[i + 2] << 16)
+            i += 3
+        else:
+            values.append(gaps[i])
+            i += 1
+    return list(accumulate(values))
+
+
+def unpack_v5(blob: bytes) -> list[int]:
+    """Turn numbers as schema version 5 and earlier wrote them: little-endian uint32s."""
     packed = array("I")
     packed.frombytes(bytes(blob))
     if sys.byteorder == "big":
         packed.byteswap()
     return packed.tolist()
+
+
+def repack_postings(conn: Connection) -> int:
+    """Rewrite every postings row of version 5 in the current format (schema upgrade)."""
+    rows = conn.execute("SELECT thread_key, term, turns FROM recall_postings").fetchall()
+    conn.executemany(
+        "UPDATE recall_postings SET turns = ? WHERE thread_key = ? AND term = ?",
+        [(pack(unpack_v5(blob)), key, term) for key, term, blob in rows],
+    )
+    return len(rows)
 
 
 def _read_lists(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, list[int]]:
@@ -118,7 +173,7 @@ def _read_lists(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, l
             f"({','.join('?' * len(chunk))})",
             (key, *chunk),
         ):
-            out[str(term)] = _unpack(blob)
+            out[str(term)] = unpack(blob)
     return out
 
 

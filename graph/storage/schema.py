@@ -11,7 +11,9 @@ must refuse such a file rather than read empty states; its older checkpoints sti
 also keeps every summary and digest once in `summary_items` (see `graph.storage.summaries`);
 a thread of an earlier version moves its summaries there at its next summary. Version 5
 changes no table: JSON values are stored as bytes, compressed or not (one column type on
-PostgreSQL), which version 4 would misread as compressed; older values still read. A
+PostgreSQL), which version 4 would misread as compressed; older values still read. Version 6
+changes no table: the recall postings hold the gaps between turns (2 bytes each, compressed
+when smaller) instead of 4-byte turn numbers; the upgrade rewrites them in place. A
 PostgreSQL database starts at the current version (none was written before 5). A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
@@ -27,7 +29,7 @@ from graph.storage.db import Connection, begin_exclusive, ddl, dialect, tables
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The version this code writes."""
 
 V1 = """
@@ -177,14 +179,28 @@ def _reindex_recall(conn: Connection) -> None:
     _backfill_recall(conn)
 
 
+def _repack_postings(conn: Connection) -> None:
+    """Rewrite version 5's postings (4-byte turn numbers) as gaps."""
+    from graph.storage.recall_index import repack_postings
+
+    count = repack_postings(conn)
+    if count:
+        log.info("schema upgrade: repacked %d recall postings", count)
+
+
 UPGRADES: dict[int, tuple[str, Callable[[Connection], None] | None]] = {
     1: (V1, None),
     2: (V2, _backfill_recall),
     3: ("", _reindex_recall),
     4: (BLOBS_TABLE + V4, None),
     5: ("", _vacuum_churn),
+    6: ("", _repack_postings),
 }
 """Version -> (tables it adds, data it fills in), applied in order."""
+
+_WRITE_RECALL = (_backfill_recall, _reindex_recall)
+"""Fills that write the recall index with the current code: a later change of its format
+has nothing to convert when one of them ran in the same upgrade."""
 
 
 def upgrade(conn: Connection) -> int:
@@ -206,8 +222,12 @@ def upgrade(conn: Connection) -> int:
                 f"this database has schema version {before}, newer than this app's "
                 f"{SCHEMA_VERSION}; use a newer version of the app"
             )
+        indexed = False
         for version in range(before + 1, SCHEMA_VERSION + 1):
             text, fill = UPGRADES[version]
+            if fill is _repack_postings and indexed:
+                fill = None
+            indexed = indexed or fill in _WRITE_RECALL
             if dialect(conn) == "postgres":
                 # LangGraph's PostgreSQL saver makes its own checkpoint tables
                 text = text.replace(BLOBS_TABLE, "")

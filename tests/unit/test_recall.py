@@ -317,3 +317,26 @@ def test_a_recalled_turn_keeps_what_the_user_said_and_only_the_answer_that_bears
         AIMessage("It is blue-otter-42."),
     ]
     assert "blue-otter-42" in excerpt(asked_only, query_terms("Remind me of the wifi code"))
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        [],
+        [0],
+        [1, 2, 3, 4, 5],
+        list(range(1, 2001)),  # a term in every turn: gaps of 1, compressed
+        [7, 70_000, 70_001, 200_000, 5_000_000],  # gaps too wide for two bytes
+        [3, 9, 65_534, 65_535 + 65_534, 65_535 * 3],  # around the wide mark
+    ],
+)
+def test_recall_postings_round_trip_in_their_packed_form(turns: list[int]) -> None:
+    from graph.storage.recall_index import pack, unpack
+
+    packed = pack(turns)
+    assert unpack(packed) == turns
+    # at most two bytes a posting (and a format byte) unless a gap is too wide for them
+    if all(b - a < 0xFFFF for a, b in zip([0, *turns], turns, strict=False)):
+        assert len(packed) <= 1 + 2 * len(turns)
+    if len(turns) > 1000:
+        assert len(packed) < len(turns) // 10  # a dense term compresses
