@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 
 from graph.retrieval import MIN_CONFIDENCE
 from graph.retrieval.index import DocumentIndex, Hit
+from graph.retrieval.value_kinds import asked_kinds, stated_kinds
 
 log = logging.getLogger(__name__)
 
@@ -193,17 +194,39 @@ def get_section(index: DocumentIndex, hit: Hit, question: str = "") -> Hit:
 # --- judging ---------------------------------------------------------------------------
 
 
+def typed_confidences(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> list[float]:
+    """Each passage's confidence with the question's answer type counted as one of its words.
+
+    When the question asks for a kind of value ("언제", "how much", "몇 장": `value_kinds`),
+    that kind weighs like an average of its words, and a passage stating such a value holds
+    it. A question that names no kind keeps the passages' confidences.
+    """
+    kinds = asked_kinds(question)
+    weights, unknown_mass = index.weighted_terms(question)
+    if not kinds or not weights:
+        return [p.confidence for p in passages]
+    unit = sum(weights.values()) / len(weights)
+    total = sum(weights.values()) + unknown_mass
+    return [
+        (p.confidence * total + unit * (p.confidence > 0 and bool(stated_kinds(p.text) & kinds)))
+        / (total + unit)
+        for p in passages
+    ]
+
+
 def rank_by_coverage(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> list[int]:
     """0-based passage numbers, best first; passages sharing nothing are left out.
 
-    The most confident first, then each time the one that adds the most of the question
-    not yet covered (a two-part question gets a passage for each part), then the rest by
-    confidence.
+    The most confident first (`typed_confidences`: of two passages on the topic, the one
+    with the date, amount or number asked for), then each time the one that adds the most
+    of the question not yet covered (a two-part question gets a passage for each part),
+    then the rest by confidence.
     """
     weights, _ = index.weighted_terms(question)
     terms = [index.passage_terms(p) & set(weights) for p in passages]
+    confidence = typed_confidences(index, question, passages)
     left = [i for i, p in enumerate(passages) if p.confidence > 0]
-    left.sort(key=lambda i: (-passages[i].confidence, -passages[i].score))
+    left.sort(key=lambda i: (-confidence[i], -passages[i].score))
     order: list[int] = []
     covered: set[str] = set()
     while left:

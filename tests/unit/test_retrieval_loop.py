@@ -251,3 +251,62 @@ def test_a_two_part_question_is_no_surer_than_its_passages_answer_all_of_it(
         "주차 안내 > 방문객 주차",
         "구내식당 안내 > 운영 시간",
     }
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("경비는 언제까지 올려야 돼?", {"date", "duration"}),
+        ("How long do I have to file my trip costs?", {"date", "duration"}),
+        ("교육비는 1년에 얼마까지 나와?", {"amount"}),
+        ("What time should I show up on my first day?", {"time"}),
+        ("카드 잃어버리면 어디로 전화해?", {"phone"}),
+        ("Which floor is the security team on?", {"floor"}),
+        ("명함은 한 번에 몇 장 나와?", {"count"}),
+        ("Where on the portal do I print that?", {"menu"}),
+        ("기자가 전화해서 회사 얘기 물어보면 어떻게 해?", set()),  # a call, not a number asked
+        ("Can I paste source code into a chatbot?", set()),
+    ],
+)
+def test_the_kind_of_value_a_document_question_asks_for(question: str, kinds: set[str]) -> None:
+    from graph.retrieval.value_kinds import asked_kinds
+
+    assert asked_kinds(question) == kinds
+
+
+def test_the_kinds_of_value_a_passage_states() -> None:
+    from graph.retrieval.value_kinds import stated_kinds
+
+    assert stated_kinds("승인된 경비는 매월 15일에 급여 계좌로 들어옵니다.") == {"date"}
+    assert "duration" in stated_kinds("돌아온 뒤 10일 안에 정산합니다.")
+    assert "amount" in stated_kinds("1인당 120만 포인트가 지급됩니다.")
+    assert "time" in stated_kinds("첫날은 오전 9시 30분까지 옵니다.")
+    assert "phone" in stated_kinds("분실하면 1588-3300으로 전화합니다.")
+    assert "floor" in stated_kinds("보안팀은 9층에 있습니다.")
+    assert "count" in stated_kinds("명함은 한 번에 100장씩 나옵니다.")
+    assert "menu" in stated_kinds("포털 [인사 > 증명서 발급]에서 받습니다.")
+    assert stated_kinds("정산할 수 없는 비용은 아래와 같습니다.") == frozenset()
+
+
+def test_of_two_passages_on_the_topic_the_one_with_the_value_asked_for_ranks_first(
+    tmp_path: Path,
+) -> None:
+    from graph.retrieval.loop import rank_by_coverage
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "expenses.md").write_text(
+        "# 경비 정산\n\n## 승인\n\n경비 정산은 팀장 승인 후 재무팀이 검토합니다. 반려되면 고쳐서 "
+        "다시 올립니다.\n\n## 지급\n\n승인된 경비 정산 금액은 매월 15일에 급여 계좌로 "
+        "들어옵니다.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
+    hits = search_all(index, "경비 정산 승인")
+    assert {h.heading.split(" > ")[-1] for h in hits} == {"승인", "지급"}
+    question = "경비 정산 승인 나면 언제 받아?"
+    first = hits[rank_by_coverage(index, question, hits)[0]]
+    assert first.heading.endswith("지급")
+    # without an answer type the passage sharing more of the question's words leads
+    plain = hits[rank_by_coverage(index, "경비 정산 승인은 누가 검토해?", hits)[0]]
+    assert plain.heading.endswith("승인")
