@@ -11,9 +11,12 @@ must refuse such a file rather than read empty states; its older checkpoints sti
 also keeps every summary and digest once in `summary_items` (see `graph.storage.summaries`);
 a thread of an earlier version moves its summaries there at its next summary. Version 5
 changes no table: JSON values are stored as bytes, compressed or not (one column type on
-PostgreSQL), which version 4 would misread as compressed; older values still read. Version 6
-changes no table: the recall postings hold the gaps between turns (2 bytes each, compressed
-when smaller) instead of 4-byte turn numbers; the upgrade rewrites them in place. A
+PostgreSQL), which version 4 would misread as compressed; older values still read. Version 6: the
+recall postings hold the gaps between turns (2 bytes each, compressed when smaller)
+instead of 4-byte turn numbers, which the upgrade rewrites in place; values are compressed
+with a preset dictionary (`graph.storage.zdict`), which version 5 cannot read; and a
+summary's costs are stored like other JSON values (bytes; a column of bytes on
+PostgreSQL). A
 PostgreSQL database starts at the current version (none was written before 5). A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
@@ -132,7 +135,7 @@ def schema_version(conn: Connection) -> int:
     return 1 if "archive_turns" in found else 0
 
 
-def _backfill_recall(conn: Connection) -> None:
+def _backfill_recall(conn: Connection, before: int = 0) -> None:
     """Index every archived turn of a version-1 file for recall."""
     from graph.storage.recall_index import index_packed_turns
 
@@ -149,7 +152,7 @@ CHURN_TABLES = ("checkpoints", "checkpoint_writes", "checkpoint_blobs", "thread_
 """PostgreSQL tables whose rows are deleted as fast as they are written (pruning, leases)."""
 
 
-def _vacuum_churn(conn: Connection) -> None:
+def _vacuum_churn(conn: Connection, before: int = 0) -> None:
     """On PostgreSQL, let autovacuum reclaim the churn tables' dead rows early.
 
     Pruning deletes about as many checkpoint rows as a turn writes; with the default
@@ -171,7 +174,7 @@ def _vacuum_churn(conn: Connection) -> None:
         )
 
 
-def _reindex_recall(conn: Connection) -> None:
+def _reindex_recall(conn: Connection, before: int = 0) -> None:
     """Rebuild the recall index from the archived turns with the current tokenizer."""
     conn.execute("DELETE FROM recall_postings")
     conn.execute("DELETE FROM recall_docs")
@@ -179,28 +182,33 @@ def _reindex_recall(conn: Connection) -> None:
     _backfill_recall(conn)
 
 
-def _repack_postings(conn: Connection) -> None:
-    """Rewrite version 5's postings (4-byte turn numbers) as gaps."""
+def _compact_v6(conn: Connection, before: int) -> None:
+    """Rewrite the postings of versions 3-5 as gaps; on PostgreSQL, costs as bytes.
+
+    A file of version 1 or 2 has just had its index rebuilt (version 3's step) in the
+    current format.
+    """
     from graph.storage.recall_index import repack_postings
 
-    count = repack_postings(conn)
-    if count:
-        log.info("schema upgrade: repacked %d recall postings", count)
+    if before >= 3:
+        count = repack_postings(conn)
+        if count:
+            log.info("schema upgrade: repacked %d recall postings", count)
+    if dialect(conn) == "postgres":
+        conn.execute(
+            "ALTER TABLE summary_costs ALTER COLUMN meta TYPE BYTEA USING convert_to(meta, 'UTF8')"
+        )
 
 
-UPGRADES: dict[int, tuple[str, Callable[[Connection], None] | None]] = {
+UPGRADES: dict[int, tuple[str, Callable[[Connection, int], None] | None]] = {
     1: (V1, None),
     2: (V2, _backfill_recall),
     3: ("", _reindex_recall),
     4: (BLOBS_TABLE + V4, None),
     5: ("", _vacuum_churn),
-    6: ("", _repack_postings),
+    6: ("", _compact_v6),
 }
-"""Version -> (tables it adds, data it fills in), applied in order."""
-
-_WRITE_RECALL = (_backfill_recall, _reindex_recall)
-"""Fills that write the recall index with the current code: a later change of its format
-has nothing to convert when one of them ran in the same upgrade."""
+"""Version -> (tables it adds, data it fills in given the version the file had), in order."""
 
 
 def upgrade(conn: Connection) -> int:
@@ -222,19 +230,15 @@ def upgrade(conn: Connection) -> int:
                 f"this database has schema version {before}, newer than this app's "
                 f"{SCHEMA_VERSION}; use a newer version of the app"
             )
-        indexed = False
         for version in range(before + 1, SCHEMA_VERSION + 1):
             text, fill = UPGRADES[version]
-            if fill is _repack_postings and indexed:
-                fill = None
-            indexed = indexed or fill in _WRITE_RECALL
             if dialect(conn) == "postgres":
                 # LangGraph's PostgreSQL saver makes its own checkpoint tables
                 text = text.replace(BLOBS_TABLE, "")
             for statement in ddl(conn, text):
                 conn.execute(statement)
             if fill is not None:
-                fill(conn)
+                fill(conn, before)
         conn.execute("DELETE FROM schema_version")
         conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
         conn.commit()

@@ -11,7 +11,7 @@ import pytest
 from graph.memory.recall import recall
 from graph.session import load_thread, open_app, run_turn, threads
 from graph.settings import load_settings
-from graph.storage.archive import load_archived_turns
+from graph.storage.archive import load_archived_turns, load_summary_meta
 from graph.storage.persistence import StorageError
 from graph.storage.recall_index import document_terms, read_postings
 from graph.storage.schema import SCHEMA_VERSION, schema_version
@@ -55,6 +55,8 @@ def test_an_older_file_upgrades_in_place_and_keeps_every_thread(
         thread = views["three_turn"].thread_id
         hits = recall(app.persistence.archive, thread, "거래처 담당자가 누구였죠?", 2000)
         assert [h.turn for h in hits] == [5]
+        costs = load_summary_meta(app.persistence.archive, thread)
+        assert [m["turns"][0] for m in costs] == [1, 4] and all("summarizer" in m for m in costs)
         # the index holds each archived turn's terms as the current tokenizer makes them
         # (v3: English words whole, also before a period)
         archived = load_archived_turns(app.persistence.archive, thread, range(1, 7))
@@ -199,6 +201,9 @@ def test_a_postgresql_database_of_an_earlier_version_opens_and_goes_on(
         thread = views["three_turn"].thread_id
         hits = recall(app.persistence.archive, thread, "거래처 담당자가 누구였죠?", 2000)
         assert [h.turn for h in hits] == [5]
+        # each summary's costs survive (stored as bytes from version 6 on)
+        costs = load_summary_meta(app.persistence.archive, thread)
+        assert [m["turns"][0] for m in costs] == [1, 4] and all("summarizer" in m for m in costs)
         run_turn(app, thread, "제 사번이 뭐였죠?", turn_count=9, compression_rate=0.3)
         assert load_thread(app, thread).turn_count == 9
         assert schema_version(app.persistence.archive.conn) == SCHEMA_VERSION

@@ -1,0 +1,84 @@
+"""Compression of small stored values with a preset dictionary (zlib's `zdict`).
+
+Most stored values are small: a turn of a few hundred bytes, a summary's record, a
+checkpoint's channel versions. zlib alone gains little on them, because each value starts
+with an empty window and spends its first bytes on the field names and word endings every
+value repeats. A preset dictionary holds those strings up front, so even a 150-byte value
+shrinks by half. The dictionary is the schema's own vocabulary (JSON keys, channel and
+node names, LangChain's message fields) and the commonest Korean endings and particles and
+English function words; nothing of any conversation.
+
+A stream made with a dictionary says so in its header and names it by its Adler-32
+(RFC 1950), so reading needs no flag of its own and values written before stay readable.
+A dictionary, once written with, must never change: a new one gets a new entry in
+`DICTIONARIES` and the old ones stay.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+_WORDS_1 = (
+    # the archive's and summaries' JSON
+    '{"t":"human","c":" {"t":"ai","c":" {"t":"tool","c":" {"t":"system","c":" "tool_calls":[ '
+    '"name": "args": "id": "tool_call_id": "time": "thread_id":"session_ "turns":[ '
+    '"turn_length": "original_chars": "summary_chars": "compression_rate": "summary":" '
+    '"facts":[[ "dropped":[ "kept": "total": "digest": "kept_idx": "target_chars": '
+    '"model_calls": "elapsed_ms": "input_tokens":null "output_tokens":null '
+    '"summarizer":"extractive (offline)" "made_at_turn": "name"] "amount"] "number"] '
+    '"date"] "code"] "phone"] "place"] "time"] "title": "created_at": "strategy": '
+    '"three_turn" "sliding_window" "recursive" User: AI: 사용자: 어시스턴트: '
+    # the checkpoints' keys, channels and nodes, and LangChain's message fields
+    "channel_values channel_versions versions_seen updated_channels pending_sends "
+    "__start__ __input__ branch:to:safeguard_node branch:to:summary_node "
+    "branch:to:recall_node branch:to:llm_node branch:to:tool_node branch:to:router_node "
+    "branch:to:rag_node safeguard_node summary_node recall_node llm_node tool_node "
+    "router_node rag_node messages session_id summary_history summary_times turn_count "
+    "compression_rate context_budget recall archived_turns transcript_chars last_context "
+    "errors strategy working_set_for summary_digests window_summary memory entities "
+    "summary_calls summary_model_calls safeguard route route_reason retrieved retrieval "
+    "candidates recalled pinned langchain_core.messages.human HumanMessage "
+    "langchain_core.messages.ai AIMessage langchain_core.messages.tool ToolMessage "
+    "langchain_core.messages.system SystemMessage content additional_kwargs "
+    "response_metadata type name id example tool_calls invalid_tool_calls "
+    "usage_metadata tool_call_id artifact status model_validate_json "
+    # everyday Korean endings and particles, English function words
+    "습니다. 입니다. 합니다. 있습니다. 했습니다. 됩니다. 해요. 있어요. 했어요. 이에요. "
+    "예요. 거예요. 인가요? 나요? 까요? 에서 으로 에게 까지 부터 하고 이고 지만 는데 "
+    "해서 그리고 그래서 하지만 때문에 이번 다음 지난 오늘 내일 어제 주말 월요일 화요일 "
+    "수요일 목요일 금요일 토요일 일요일 오전 오후 시간 만원 the and to of a in is "
+    "that for it you with on this be are was I we have will can your "
+)
+
+DICTIONARIES: dict[int, bytes] = {}
+"""Adler-32 -> dictionary, for reading."""
+
+
+def _register(words: str) -> bytes:
+    data = words.encode("utf-8")
+    DICTIONARIES[zlib.adler32(data)] = data
+    return data
+
+
+ZDICT = _register(_WORDS_1)
+"""The dictionary values are written with."""
+
+_FDICT = 0x20
+"""The header flag of a zlib stream made with a preset dictionary (RFC 1950)."""
+
+
+def deflate(raw: bytes, level: int = 9) -> bytes:
+    """`raw` as a zlib stream with the preset dictionary."""
+    packer = zlib.compressobj(level, zdict=ZDICT)
+    return packer.compress(raw) + packer.flush()
+
+
+def inflate(stream: bytes) -> bytes:
+    """A zlib stream, made with one of the dictionaries or with none."""
+    if len(stream) < 6 or not stream[1] & _FDICT:
+        return zlib.decompress(stream)
+    dictionary = DICTIONARIES.get(int.from_bytes(stream[2:6], "big"))
+    if dictionary is None:
+        raise zlib.error("compressed with a dictionary this version does not know")
+    unpacker = zlib.decompressobj(zdict=dictionary)
+    return unpacker.decompress(stream) + unpacker.flush()
