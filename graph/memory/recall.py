@@ -34,12 +34,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
+import numpy as np
 from langchain_core.messages import BaseMessage, ToolMessage
 
-from graph.memory.answer_types import answer_kinds, stated_kinds
+from graph.memory.answer_types import answer_kinds
 from graph.memory.thesaurus import synonyms
 from graph.storage.archive import Archive, load_archived_turns
-from graph.storage.recall_index import doc_lengths, read_postings
+from graph.storage.recall_index import KIND, doc_lengths, read_postings, turns_with
 from graph.summarizer import cut_words, sentences
 from graph.times import describe_time, turn_time
 from graph.turns import final_answer, user_text
@@ -174,9 +175,9 @@ def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Cand
     holders: dict[str, dict[int, str]] = {}
     for term, group in concepts.items():
         found: dict[int, str] = {}
-        for member in sorted(group, key=lambda m: m != term):  # the term itself first
-            for turn in postings.turns.get(member, []):
-                found.setdefault(turn, member)
+        # the term itself last, so that it names a turn holding it and a synonym
+        for member in sorted(group, key=lambda m: m == term):
+            found.update(dict.fromkeys(postings.turns.get(member, ()), member))
         holders[term] = found
     df = {  # exact for one term; for a group, its members' counts (capped at the thread)
         t: min(n, max(len(holders[t]), sum(postings.counts.get(m, 0) for m in concepts[t])))
@@ -188,17 +189,22 @@ def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Cand
     unknown = [t for t in terms if not df[t]]
     unit = sum(idf.values()) / len(idf)
     total = sum(idf.values()) + UNKNOWN_WEIGHT * unit * len(unknown)
-    matched: dict[int, list[str]] = {}
-    for term in idf:
-        for turn in holders[term]:
-            matched.setdefault(turn, []).append(term)
-    coarse = sorted(matched, key=lambda t: (-sum(idf[x] for x in matched[t]), -t))[:CANDIDATES]
+    # each turn's mass, summed in the terms' order, at array speed (a long thread's
+    # common terms hold hundreds of turns)
+    last = max((max(found) for found in holders.values() if found), default=0)
+    mass = np.zeros(last + 1)
+    for term, weight in idf.items():
+        mass[np.fromiter(holders[term], dtype=np.int64, count=len(holders[term]))] += weight
+    held = np.flatnonzero(mass)
+    # the heaviest first, the later of two equal ones
+    coarse = [int(t) for t in held[np.lexsort((held, mass[held]))[::-1][:CANDIDATES]]]
+    matched = {turn: [t for t in idf if turn in holders[t]] for turn in coarse}
     with archive.lock:
         lengths = doc_lengths(archive.conn, postings.key, coarse)
     items = [
         _Candidate(
             turn=turn,
-            mass=sum(idf[t] for t in matched[turn]),
+            mass=float(mass[turn]),
             norm=1 - B + B * lengths.get(turn, postings.avg_length) / postings.avg_length,
             terms=[holders[t][turn] for t in matched[turn]],
             generic=n >= 20 and all(df[t] / n > GENERIC_SHARE for t in matched[turn]),
@@ -359,16 +365,17 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     if not found.items:
         return []
     kinds = answer_kinds(message)
-    turns: dict[int, list[BaseMessage]] = {}
-    if kinds:  # every candidate is read to see whether it states such a value
-        turns = load_archived_turns(archive, thread_id, [c.turn for c in found.items])
+    stating: dict[str, set[int]] = {}
+    if kinds:  # the turns that state such a value, as the index marks them
+        with archive.lock:
+            marked = turns_with(archive.conn, thread_id, [KIND + kind for kind in sorted(kinds)])
+        stating = {term.removeprefix(KIND): turns for term, turns in marked.items()}
 
     def typed(turn: int) -> frozenset[str]:
-        return kinds & stated_kinds(user_text(turns.get(turn, [])))
+        return frozenset(kind for kind, turns in stating.items() if turn in turns)
 
     ranked = _score(found, typed if kinds else None)
-    if not kinds:  # only the relevant ones are read
-        turns = load_archived_turns(archive, thread_id, [s.turn for s in ranked])
+    read = _Reader(archive, thread_id, [s.turn for s in ranked])
 
     @functools.cache  # read once, when a hit is first followed up
     def changed() -> set[int]:
@@ -387,7 +394,7 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     for scored in ranked:
         if budget - size < MIN_ITEM_CHARS:
             break  # full: no turn fits any more
-        messages = turns.get(scored.turn)
+        messages = read(scored.turn)
         if not messages or any(c.turn == scored.turn for c in chosen):
             continue
         item = _item(scored.turn, messages, scored.relevance, scored.terms, terms)
@@ -401,8 +408,7 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
         later, shared = _follow_up(archive, thread_id, scored.turn, user_text(messages), changed)
         if not later or any(c.turn == later for c in chosen):
             continue
-        # read already when the message asks for a kind of value (every candidate is)
-        update = turns.get(later) or load_archived_turns(archive, thread_id, [later]).get(later)
+        update = read(later)
         if update:
             follow = _item(later, update, scored.relevance, shared, [*terms, *shared])
             follow.follows = scored.turn
@@ -410,6 +416,31 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
                 chosen.append(follow)
                 size += len(item_text(follow)) + 2
     return sorted(chosen, key=lambda i: i.turn)
+
+
+class _Reader:
+    """Archived turns read as recall reaches them, a batch of the ranked ones at a time.
+
+    The section is full after a handful of turns, so the candidates ranked below are never
+    read (a long thread has many that pass the relevance bar).
+    """
+
+    BATCH = 8
+
+    def __init__(self, archive: Archive, thread_id: str, ranked: Sequence[int]) -> None:
+        self.archive, self.thread_id, self.ranked = archive, thread_id, list(ranked)
+        self.position = {turn: i for i, turn in enumerate(self.ranked)}
+        self.read: dict[int, list[BaseMessage]] = {}
+
+    def __call__(self, turn: int) -> list[BaseMessage]:
+        """The turn's messages ([] if it is not archived)."""
+        if turn not in self.read:
+            at = self.position.get(turn)
+            batch = [turn] if at is None else self.ranked[at : at + self.BATCH]
+            batch = [t for t in batch if t not in self.read]
+            found = load_archived_turns(self.archive, self.thread_id, batch)
+            self.read.update({t: found.get(t, []) for t in batch})
+        return self.read[turn]
 
 
 def _item(

@@ -24,18 +24,35 @@ from itertools import accumulate
 from langchain_core.messages import BaseMessage
 
 from graph.storage.db import Connection, lock_thread
-from graph.turns import turn_document
+from graph.turns import turn_document, user_text
 
 MAX_POSTINGS = 300
 """Turns read per query term at most, newest first, so a query's cost stays bounded however
 long the thread; how many turns hold the term is still counted exactly (in SQLite's index)."""
 
 
+KIND = "@kind:"
+"""Prefix of the pseudo-terms that mark a turn whose user message states a kind of value
+(`graph.memory.answer_types`): recall finds the turns stating a date, an amount or a name
+in the index instead of reading every candidate turn. No search term holds "@" or ":"
+(and PostgreSQL's text holds no NUL)."""
+
+
 def document_terms(turn: Sequence[BaseMessage]) -> list[str]:
-    """The search terms of a turn (morphemes, compound pieces, English stems, numbers)."""
+    """The search terms of a turn (morphemes, compound pieces, English stems, numbers).
+
+    Also a `KIND` pseudo-term for each kind of value its user message states.
+    """
+    from graph.memory.answer_types import stated_kinds
     from graph.retrieval.tokenize import recall_tokens
 
-    return recall_tokens(turn_document(turn))
+    kinds = sorted(stated_kinds(user_text(turn)))
+    return [*recall_tokens(turn_document(turn)), *(KIND + kind for kind in kinds)]
+
+
+def _length(terms: Sequence[str]) -> int:
+    """A turn's length for ranking: its terms, not its pseudo-terms."""
+    return sum(1 for term in terms if not term.startswith(KIND))
 
 
 def thread_key(conn: Connection, thread_id: str, create: bool = False) -> int | None:
@@ -88,11 +105,11 @@ def index_turns(conn: Connection, thread_id: str, docs: Sequence[tuple[int, Sequ
     )
     conn.executemany(
         "INSERT INTO recall_docs (thread_key, turn, length) VALUES (?, ?, ?)",
-        [(key, turn, len(terms)) for turn, terms in fresh],
+        [(key, turn, _length(terms)) for turn, terms in fresh],
     )
     conn.execute(
         "UPDATE thread_keys SET docs = docs + ?, terms = terms + ? WHERE thread_key = ?",
-        (len(fresh), sum(len(terms) for _, terms in fresh), key),
+        (len(fresh), sum(_length(terms) for _, terms in fresh), key),
     )
     return len(fresh)
 
@@ -143,25 +160,6 @@ def unpack(blob: bytes) -> list[int]:
             values.append(gaps[i])
             i += 1
     return list(accumulate(values))
-
-
-def unpack_v5(blob: bytes) -> list[int]:
-    """Turn numbers as schema version 5 and earlier wrote them: little-endian uint32s."""
-    packed = array("I")
-    packed.frombytes(bytes(blob))
-    if sys.byteorder == "big":
-        packed.byteswap()
-    return packed.tolist()
-
-
-def repack_postings(conn: Connection) -> int:
-    """Rewrite every postings row of version 5 in the current format (schema upgrade)."""
-    rows = conn.execute("SELECT thread_key, term, turns FROM recall_postings").fetchall()
-    conn.executemany(
-        "UPDATE recall_postings SET turns = ? WHERE thread_key = ? AND term = ?",
-        [(pack(unpack_v5(blob)), key, term) for key, term, blob in rows],
-    )
-    return len(rows)
 
 
 def _read_lists(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, list[int]]:
@@ -220,6 +218,13 @@ def read_postings(conn: Connection, thread_id: str, terms: Sequence[str]) -> Pos
         out.counts[term] = len(turns)
         out.turns[term] = turns[::-1][:MAX_POSTINGS]
     return out
+
+
+def turns_with(conn: Connection, thread_id: str, terms: Sequence[str]) -> dict[str, set[int]]:
+    """Term -> every turn of the thread holding it (not only the newest MAX_POSTINGS)."""
+    key = thread_key(conn, thread_id)
+    lists = _read_lists(conn, key, list(terms)) if key is not None else {}
+    return {term: set(lists.get(term, [])) for term in terms}
 
 
 def doc_lengths(conn: Connection, key: int, turns: Sequence[int]) -> dict[int, int]:

@@ -13,7 +13,8 @@ a thread of an earlier version moves its summaries there at its next summary. Ve
 changes no table: JSON values are stored as bytes, compressed or not (one column type on
 PostgreSQL), which version 4 would misread as compressed; older values still read. Version 6: the
 recall postings hold the gaps between turns (2 bytes each, compressed when smaller)
-instead of 4-byte turn numbers, which the upgrade rewrites in place; values are compressed
+instead of 4-byte turn numbers, and the index marks the turns that state a kind of value
+(a date, an amount, a name), so the upgrade rebuilds it; values are compressed
 with a preset dictionary (`graph.storage.zdict`), which version 5 cannot read; and a
 summary's costs are stored like other JSON values (bytes; a column of bytes on
 PostgreSQL). A
@@ -183,17 +184,12 @@ def _reindex_recall(conn: Connection, before: int = 0) -> None:
 
 
 def _compact_v6(conn: Connection, before: int) -> None:
-    """Rewrite the postings of versions 3-5 as gaps; on PostgreSQL, costs as bytes.
+    """Rebuild the recall index of versions 3-5; on PostgreSQL, store costs as bytes.
 
-    A file of version 1 or 2 has just had its index rebuilt (version 3's step) in the
-    current format.
+    A file of version 1 or 2 has just had its index rebuilt (version 3's step).
     """
-    from graph.storage.recall_index import repack_postings
-
     if before >= 3:
-        count = repack_postings(conn)
-        if count:
-            log.info("schema upgrade: repacked %d recall postings", count)
+        _reindex_recall(conn)
     if dialect(conn) == "postgres":
         conn.execute(
             "ALTER TABLE summary_costs ALTER COLUMN meta TYPE BYTEA USING convert_to(meta, 'UTF8')"

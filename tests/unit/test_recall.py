@@ -340,3 +340,26 @@ def test_recall_postings_round_trip_in_their_packed_form(turns: list[int]) -> No
         assert len(packed) <= 1 + 2 * len(turns)
     if len(turns) > 1000:
         assert len(packed) < len(turns) // 10  # a dense term compresses
+
+
+def test_the_index_marks_the_turns_that_state_a_kind_of_value(tmp_path: Path) -> None:
+    from graph.storage.recall_index import KIND, document_terms, turns_with
+
+    dated = [HumanMessage("The visa interview is now on May 6."), AIMessage("Noted.")]
+    plain = [HumanMessage("Let's talk about the agenda again."), AIMessage("Sure.")]
+    assert KIND + "date" in document_terms(dated)
+    assert not any(t.startswith(KIND) for t in document_terms(plain))
+    app = _app(tmp_path / "kinds.sqlite")
+    try:
+        thread = new_thread(app)
+        for number, text in enumerate(
+            ["Let's talk about the agenda again.", "The visa interview is now on May 6."]
+            + [f"note {i}" for i in range(3)],
+            1,
+        ):
+            run_turn(app, thread, text, turn_count=number, compression_rate=0.3)
+        with app.persistence.archive.lock:
+            marked = turns_with(app.persistence.archive.conn, thread, [KIND + "date"])
+        assert marked == {KIND + "date": {2}}
+    finally:
+        app.persistence.close()
