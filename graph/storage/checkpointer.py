@@ -4,8 +4,9 @@ LangGraph's `SqliteSaver` writes the whole state into every checkpoint. With a c
 after every node (so a fork can start before or after the summary, the model or a tool)
 that would repeat the unchanged channels six or seven times a turn. `ChatSaver` keeps the
 layout of LangGraph's PostgreSQL saver instead: a checkpoint row holds the channel
-*versions*, and each channel value is stored once per version in `checkpoint_blobs`, so a
-node that changes one field writes that field alone. Values and pending writes are
+*versions* (and the few values so small that a row of their own would cost more), and each
+other channel value is stored once per version in `checkpoint_blobs`, so a node that
+changes one field writes that field alone. Values and pending writes are
 compressed with a preset dictionary of the state's field names (`CompressedSerializer`).
 
 Each checkpoint's metadata also carries seed 001's fields: `node` (the node that just ran,
@@ -15,7 +16,8 @@ outside the graph, `fork` for a forked thread's first checkpoint), `turn`,
 `turn` is the one its message opens). Pruning keeps the checkpoint before the oldest kept
 arrival, so a fork from any listed checkpoint works.
 
-Checkpoints written by earlier versions (the whole state in the row) are read as before.
+Checkpoints written by earlier versions (the whole state in the row before schema version 4,
+every value as a blob in versions 4 and 5) are read as before.
 """
 
 from __future__ import annotations
@@ -44,6 +46,13 @@ from graph.storage.zdict import deflate, inflate
 
 COMPRESS_FROM = 32
 """Serialized values from this many bytes on are compressed (smaller ones would not gain)."""
+
+INLINE_UNDER = 32
+"""Serialized values smaller than this many bytes are kept in the checkpoint row."""
+
+EMPTY = "saver:empty"
+"""The key, among a row's channel values, of the channels that have no value (a name no
+channel of a graph takes: LangGraph's have no colon after a plain word but `branch:to:`)."""
 
 _Z = "+z"
 """Suffix of the type of a compressed value."""
@@ -295,33 +304,49 @@ class ChatSaver(ChatMetadata, SqliteSaver):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        """Save the checkpoint's changed channels as blobs and the rest as versions only."""
+        """Save the changed channels' large values as blobs; the rest goes in the row.
+
+        A small value (a flag, a number, a short string: under INLINE_UNDER bytes
+        serialized) and the names of the channels without a value go in the checkpoint
+        row itself, as LangGraph's PostgreSQL saver keeps its primitives: a blob row of
+        its own would cost more in keys and index than the value.
+        """
         thread_id, ns, meta, on_last = self._with_metadata(config, checkpoint, metadata)
         values = checkpoint["channel_values"]
         versions = checkpoint["channel_versions"]
-        wanted = {ch: str(versions[ch]) for ch in new_versions if ch in versions}
+        inline: dict[str, Any] = {}
+        blobs: dict[str, tuple[str, bytes]] = {}
+        for ch in versions:
+            if ch not in values:
+                continue
+            dumped = self.serde.dumps_typed(values[ch])
+            if len(dumped[1]) < INLINE_UNDER:
+                inline[ch] = values[ch]
+            elif ch in new_versions:
+                blobs[ch] = dumped
+        inline[EMPTY] = sorted(ch for ch in versions if ch not in values)
         # on top of an unknown checkpoint, unchanged values may never have been stored here
-        unchanged = {ch: str(versions[ch]) for ch in values if ch in versions and ch not in wanted}
+        unchanged = {
+            ch: str(versions[ch])
+            for ch in values
+            if ch in versions and ch not in inline and ch not in new_versions
+        }
         with self.cursor() as cur:
             if unchanged and not on_last:
-                wanted.update(self._missing(cur, thread_id, ns, unchanged))
+                for ch in self._missing(cur, thread_id, ns, unchanged):
+                    blobs[ch] = self.serde.dumps_typed(values[ch])
             cur.executemany(
                 "INSERT OR REPLACE INTO checkpoint_blobs "
                 "(thread_id, checkpoint_ns, channel, version, type, blob) VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (thread_id, ns, ch, version, *self._dump_value(values, ch))
-                    for ch, version in wanted.items()
+                    (thread_id, ns, ch, str(versions[ch]), type_, blob)
+                    for ch, (type_, blob) in blobs.items()
                 ],
             )
-        bare: Checkpoint = {**checkpoint, "channel_values": {}}
+        bare: Checkpoint = {**checkpoint, "channel_values": inline}
         saved = super().put(config, bare, cast(CheckpointMetadata, meta), new_versions)
         self._remember(thread_id, ns, checkpoint)
         return saved
-
-    def _dump_value(self, values: Mapping[str, Any], channel: str) -> tuple[str, bytes | None]:
-        if channel not in values:
-            return "empty", None
-        return self.serde.dumps_typed(values[channel])
 
     @staticmethod
     def _missing(
@@ -431,14 +456,20 @@ class ChatSaver(ChatMetadata, SqliteSaver):
 
     def _filled(self, found: CheckpointTuple) -> CheckpointTuple | None:
         checkpoint = found.checkpoint
-        if checkpoint["channel_values"]:
+        values = dict(checkpoint["channel_values"])
+        if EMPTY in values:  # version 6: small values in the row, the others as blobs
+            empty = set(values.pop(EMPTY))
+        elif values:
             return found  # written before version 4: the values are in the row
-        values: dict[str, Any] = {}
+        else:  # versions 4 and 5: every value (or its absence) as a blob
+            empty = set()
         wanted = {
-            ch: str(v) for ch, v in checkpoint["channel_versions"].items() if ch not in values
+            ch: str(v)
+            for ch, v in checkpoint["channel_versions"].items()
+            if ch not in values and ch not in empty
         }
         if not wanted:
-            return found
+            return found._replace(checkpoint={**checkpoint, "channel_values": values})
         configurable = found.config["configurable"]
         keys = list(wanted.items())
         with self.cursor(transaction=False) as cur:

@@ -15,7 +15,9 @@ PostgreSQL), which version 4 would misread as compressed; older values still rea
 recall postings hold the gaps between turns (2 bytes each, compressed when smaller)
 instead of 4-byte turn numbers, and the index marks the turns that state a kind of value
 (a date, an amount, a name), so the upgrade rebuilds it; values are compressed
-with a preset dictionary (`graph.storage.zdict`), which version 5 cannot read; and a
+with a preset dictionary (`graph.storage.zdict`), which version 5 cannot read; a
+checkpoint row keeps its smallest values and the names of its empty channels (see
+`graph.storage.checkpointer`), which version 5 would read as a whole state; and a
 summary's costs are stored like other JSON values (bytes; a column of bytes on
 PostgreSQL). A
 PostgreSQL database starts at the current version (none was written before 5). A file

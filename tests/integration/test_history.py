@@ -243,6 +243,7 @@ def test_a_fork_at_a_messages_arrival_is_the_turn_before_it(app) -> None:
 
 def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
     from graph.session.app import config_for
+    from graph.storage.checkpointer import INLINE_UNDER
 
     chat = _open(store("whole"), CHECKPOINT_KEEP_TURNS="2")
     thread = new_thread(chat)
@@ -251,7 +252,8 @@ def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
     kept = saver.history(thread)
     assert {c["metadata"]["turn"] for c in kept} <= {10, 11, 12}
     referenced: set[tuple[str, str]] = set()
-    # PostgreSQL's saver keeps plain values in the checkpoint row and stores no empty ones
+    # PostgreSQL's saver keeps plain values in the checkpoint row and stores no empty ones;
+    # the SQLite one keeps there every value under INLINE_UNDER bytes and the empty ones
     inline: set[str] = set()
     for row in kept:
         config = config_for(thread, chat.settings)
@@ -263,7 +265,10 @@ def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
         inline |= {
             ch
             for ch in found.checkpoint["channel_versions"]
-            if ch not in values or values[ch] is None or isinstance(values[ch], (str, int, float))
+            if ch not in values
+            or values[ch] is None
+            or isinstance(values[ch], (str, int, float))
+            or len(saver.serde.dumps_typed(values[ch])[1]) < INLINE_UNDER
         }
     stored = {
         tuple(row)

@@ -146,3 +146,38 @@ def test_a_postgresql_restart_under_a_running_app_loses_nothing(
         assert app.persistence.archive.conn.reconnects >= 1  # type: ignore[attr-defined]
     finally:
         app.persistence.close()
+
+
+def test_a_checkpoint_row_keeps_its_small_values_and_empty_channels(tmp_path: Path) -> None:
+    from graph.session import load_thread, new_thread, open_app, run_turn
+    from graph.storage.checkpointer import EMPTY, INLINE_UNDER
+
+    db = tmp_path / "inline.sqlite"
+    app = open_app(
+        load_settings({"CHAT_DB_PATH": str(db), "CHAT_PROVIDER": "offline"}), tools=[], index=None
+    )
+    try:
+        thread = new_thread(app)
+        run_turn(app, thread, "회의는 3시에 있어요.", turn_count=1, compression_rate=0.3)
+        saver = app.persistence.saver
+        rows = app.persistence.archive.execute(
+            "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ?", (thread,)
+        )
+        blobs = {
+            str(ch)
+            for (ch,) in app.persistence.archive.execute(
+                "SELECT channel FROM checkpoint_blobs WHERE thread_id = ?", (thread,)
+            )
+        }
+        for type_, blob in rows:
+            stored = saver.serde.loads_typed((type_, blob))["channel_values"]
+            assert EMPTY in stored  # every row of this version names its empty channels
+            for channel, value in stored.items():
+                if channel != EMPTY:
+                    assert len(saver.serde.dumps_typed(value)[1]) < INLINE_UNDER
+        assert "turn_count" not in blobs and "messages" in blobs
+        view = load_thread(app, thread)
+        assert view.turn_count == 1 and view.state["compression_rate"] == 0.3
+        assert [m.content for _, turn in view.turns for m in turn][:1] == ["회의는 3시에 있어요."]
+    finally:
+        app.persistence.close()
