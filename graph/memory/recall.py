@@ -40,7 +40,7 @@ from langchain_core.messages import BaseMessage, ToolMessage
 from graph.memory.answer_types import answer_kinds
 from graph.memory.thesaurus import synonyms
 from graph.storage.archive import Archive, load_archived_turns
-from graph.storage.recall_index import KIND, doc_lengths, read_postings, turns_with
+from graph.storage.recall_index import KIND, Postings, doc_lengths, read_postings, turns_with
 from graph.summarizer import cut_words, sentences
 from graph.times import describe_time, turn_time
 from graph.turns import final_answer, user_text
@@ -158,7 +158,33 @@ class _Candidates:
     """The IDF of each of the message's terms the thread used."""
 
 
-def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Candidates:
+class _Index:
+    """A thread's recall index as one recall reads it: each term's postings read once.
+
+    First the message's terms, then those of the hits it follows up.
+    """
+
+    def __init__(self, archive: Archive, thread_id: str) -> None:
+        self.archive, self.thread_id = archive, thread_id
+        self.read: Postings | None = None
+
+    def postings(self, terms: Sequence[str]) -> Postings:
+        """The postings of `terms` (and of any read before)."""
+        known = self.read
+        missing = [t for t in terms if known is None or t not in known.counts]
+        if missing:
+            with self.archive.lock:
+                found = read_postings(self.archive.conn, self.thread_id, missing)
+            if known is None:
+                self.read = known = found
+            else:
+                known.turns.update(found.turns)
+                known.counts.update(found.counts)
+        assert known is not None
+        return known
+
+
+def _candidates(terms: Sequence[str], index: _Index) -> _Candidates:
     """The archived turns that hold any of the message's terms, best `CANDIDATES` first.
 
     Each query term is a concept: the term and its synonyms (`graph.memory.thesaurus`); a
@@ -167,8 +193,7 @@ def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Cand
     none = _Candidates([], 0.0, 0.0, {})
     concepts = {t: synonyms(t) for t in terms}
     members = sorted({m for group in concepts.values() for m in group})
-    with archive.lock:
-        postings = read_postings(archive.conn, thread_id, members)
+    postings = index.postings(members)
     n = postings.docs
     if not n:
         return none
@@ -176,7 +201,7 @@ def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Cand
     for term, group in concepts.items():
         found: dict[int, str] = {}
         # the term itself last, so that it names a turn holding it and a synonym
-        for member in sorted(group, key=lambda m: m == term):
+        for member in sorted(group, key=lambda m: (m == term, m)):
             found.update(dict.fromkeys(postings.turns.get(member, ()), member))
         holders[term] = found
     df = {  # exact for one term; for a group, its members' counts (capped at the thread)
@@ -199,8 +224,8 @@ def _candidates(terms: Sequence[str], archive: Archive, thread_id: str) -> _Cand
     # the heaviest first, the later of two equal ones
     coarse = [int(t) for t in held[np.lexsort((held, mass[held]))[::-1][:CANDIDATES]]]
     matched = {turn: [t for t in idf if turn in holders[t]] for turn in coarse}
-    with archive.lock:
-        lengths = doc_lengths(archive.conn, postings.key, coarse)
+    with index.archive.lock:
+        lengths = doc_lengths(index.archive.conn, postings.key, coarse)
     items = [
         _Candidate(
             turn=turn,
@@ -241,7 +266,7 @@ def _score(
 
 
 def _follow_up(
-    archive: Archive, thread_id: str, hit: int, said: str, changed: Callable[[], set[int]]
+    index: _Index, hit: int, said: str, changed: Callable[[], set[int]]
 ) -> tuple[int, list[str]]:
     """The turn after `hit` that updates what its user message `said`; (0, []) if none.
 
@@ -252,7 +277,7 @@ def _follow_up(
     terms = query_terms(said)
     if not terms:
         return 0, []
-    found = _candidates(terms, archive, thread_id)
+    found = _candidates(terms, index)
     later = [c for c in found.items if c.turn > hit and len(set(c.matched)) >= 2]
     if not later:
         return 0, []
@@ -361,7 +386,8 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     terms = query_terms(message)
     if not terms or budget <= 0:
         return []
-    found = _candidates(terms, archive, thread_id)
+    index = _Index(archive, thread_id)
+    found = _candidates(terms, index)
     if not found.items:
         return []
     kinds = answer_kinds(message)
@@ -405,7 +431,7 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
         if followed >= FOLLOWED_HITS:
             continue
         followed += 1
-        later, shared = _follow_up(archive, thread_id, scored.turn, user_text(messages), changed)
+        later, shared = _follow_up(index, scored.turn, user_text(messages), changed)
         if not later or any(c.turn == later for c in chosen):
             continue
         update = read(later)
@@ -438,7 +464,7 @@ class _Reader:
             at = self.position.get(turn)
             batch = [turn] if at is None else self.ranked[at : at + self.BATCH]
             batch = [t for t in batch if t not in self.read]
-            found = load_archived_turns(self.archive, self.thread_id, batch)
+            found = load_archived_turns(self.archive, self.thread_id, batch, cached=True)
             self.read.update({t: found.get(t, []) for t in batch})
         return self.read[turn]
 

@@ -10,6 +10,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,6 +38,10 @@ class Archive:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.lock = threading.Lock()
+        self.recent: OrderedDict[tuple[str, int], list[BaseMessage]] = OrderedDict()
+        """Archived turns read lately, unpacked (`load_archived_turns(cached=True)`): a long
+        thread's recall reads the same turns again and again, and an archived turn does
+        not change (this process's rewrites and deletions drop them here)."""
         with self.lock:
             self.upgraded_from = upgrade(conn)
             """Schema version the file had when opened (0: new, SCHEMA_VERSION: current)."""
@@ -157,6 +162,7 @@ def archive_turns(
     rows = [(thread_id, first_turn + i, pack_turn(turn)) for i, turn in enumerate(turns)]
     docs = [(first_turn + i, document_terms(turn)) for i, turn in enumerate(turns)]
     with archive.lock, archive.conn:
+        _forget(archive, thread_id, [row[1] for row in rows])
         archive.conn.executemany(
             "INSERT INTO archive_turns (thread_id, turn, messages) VALUES (?, ?, ?) "
             "ON CONFLICT (thread_id, turn) DO UPDATE SET messages = excluded.messages",
@@ -165,12 +171,28 @@ def archive_turns(
         index_turns(archive.conn, thread_id, docs)
 
 
+RECENT_TURNS = 1024
+"""Unpacked archived turns an archive keeps for recall (a few MB at most)."""
+
+
 def load_archived_turns(
-    archive: Archive, thread_id: str, turns: Sequence[int]
+    archive: Archive, thread_id: str, turns: Sequence[int], cached: bool = False
 ) -> dict[int, list[BaseMessage]]:
-    """The archived turns numbered `turns` (those that exist), by turn number."""
+    """The archived turns numbered `turns` (those that exist), by turn number.
+
+    With `cached`, turns read lately come from `archive.recent` and those read are kept
+    there: the caller must not change the messages (recall only reads them).
+    """
     out: dict[int, list[BaseMessage]] = {}
     wanted = sorted(set(turns))
+    if cached:
+        with archive.lock:
+            for turn in wanted:
+                hit = archive.recent.get((thread_id, turn))
+                if hit is not None:
+                    archive.recent.move_to_end((thread_id, turn))
+                    out[turn] = hit
+        wanted = [t for t in wanted if t not in out]
     for start in range(0, len(wanted), 500):
         chunk = wanted[start : start + 500]
         rows = archive.execute(
@@ -180,7 +202,26 @@ def load_archived_turns(
         )
         for turn, packed in rows:
             out[int(turn)] = unpack_turn(packed)
+            if cached:
+                _keep(archive, thread_id, int(turn), out[int(turn)])
     return out
+
+
+def _keep(archive: Archive, thread_id: str, turn: int, messages: list[BaseMessage]) -> None:
+    with archive.lock:
+        archive.recent[(thread_id, turn)] = messages
+        while len(archive.recent) > RECENT_TURNS:
+            archive.recent.popitem(last=False)
+
+
+def _forget(archive: Archive, thread_id: str, turns: Sequence[int] | None = None) -> None:
+    """Drop a thread's turns (all of them with None) from `archive.recent`; lock held."""
+    if turns is None:
+        for key in [k for k in archive.recent if k[0] == thread_id]:
+            del archive.recent[key]
+    else:
+        for turn in turns:
+            archive.recent.pop((thread_id, turn), None)
 
 
 def load_archived(
@@ -242,6 +283,7 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
     its entry in the thread list.
     """
     with archive.lock, archive.conn:
+        _forget(archive, thread_id)
         for table in (
             *checkpoint_tables(archive.conn),
             "archive_turns",

@@ -3,8 +3,9 @@
 An inverted index in plain tables (`recall_postings`, `recall_docs`), kept
 in the conversation's own database and written in the same transaction as the archived
 turn, so any process can recall any thread and nothing is rebuilt in memory. A thread's
-postings of a term are one row holding its turn numbers as the gaps between them (`pack`:
-2-byte gaps, or those compressed when that is smaller; about 1-2 bytes a posting, against
+postings of a term are one row holding its turn numbers as the gaps between them, in
+segments that a new turn is appended to without decoding the rest (`SEGMENTS`: 2-byte
+gaps, sealed segments compressed when that is smaller; about 1-2 bytes a posting, against
 some 12 for a row per posting). A query reads one row per
 term of its own thread and looks at the newest MAX_POSTINGS turns of each, so its cost
 does not grow with the archive. Plain SQL rather than SQLite's FTS5 because the
@@ -20,7 +21,9 @@ from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
+from typing import NamedTuple
 
+import numpy as np
 from langchain_core.messages import BaseMessage
 
 from graph.storage.db import Connection, lock_thread
@@ -94,14 +97,11 @@ def index_turns(conn: Connection, thread_id: str, docs: Sequence[tuple[int, Sequ
     for turn, terms in fresh:
         for term in set(terms):
             added.setdefault(term, set()).add(turn)
-    existing = _read_lists(conn, key, sorted(added))
+    existing = _read_blobs(conn, key, sorted(added))
     conn.executemany(
         "INSERT INTO recall_postings (thread_key, term, turns) VALUES (?, ?, ?) "
         "ON CONFLICT (thread_key, term) DO UPDATE SET turns = excluded.turns",
-        [
-            (key, term, pack(sorted(set(existing.get(term, [])) | turns)))
-            for term, turns in added.items()
-        ],
+        [(key, term, append(existing.get(term), turns)) for term, turns in added.items()],
     )
     conn.executemany(
         "INSERT INTO recall_docs (thread_key, turn, length) VALUES (?, ?, ?)",
@@ -115,17 +115,29 @@ def index_turns(conn: Connection, thread_id: str, docs: Sequence[tuple[int, Sequ
 
 
 GAPS = b"\x00"
-"""Postings format: a byte, then the gaps between the turns as little-endian uint16s."""
+"""Postings format of schema 6: a byte, then the gaps between the turns as little-endian
+uint16s."""
 ZGAPS = b"\x01"
 """The same gaps, zlib-compressed (a term in most turns has gaps of 1 again and again)."""
+SEGMENTS = b"\x02"
+"""Postings format from schema 7, appended to without being decoded: this byte, then
+varints `count` (turns) and `last` (the newest turn), then segments. A segment is a varint
+`(length << 2) | sealed << 1 | deflated`, then `length` bytes of gaps as above (raw-deflated
+when that was smaller). Only the last segment, unsealed, is ever appended to; it is sealed
+(merged into the sealed one before it while that stays under SEGMENT_BYTES, and
+compressed) once it passes TAIL_BYTES. So adding a turn to a term costs the same at turn
+10 and at turn 10,000, and a query decodes only the newest segments."""
 _WIDE = 0xFFFF
 """A gap of 0xFFFF or more: this mark, then the gap as two uint16s (low, high)."""
+TAIL_BYTES = 128
+"""Bytes of raw gaps the appendable last segment holds before it is sealed."""
+SEGMENT_BYTES = 2048
+"""Bytes of gaps (decoded) a sealed segment holds at most, unless one append was longer."""
 
 
-def pack(turns: Sequence[int]) -> bytes:
-    """Turn numbers (ascending, from 0) as their gaps; see GAPS and ZGAPS."""
+def _encode(turns: Sequence[int], last: int) -> bytes:
+    """The gaps from `last` through `turns` (ascending, each after `last`) as bytes."""
     gaps = array("H")
-    last = 0
     for turn in turns:
         gap = turn - last
         if gap < _WIDE:
@@ -135,21 +147,17 @@ def pack(turns: Sequence[int]) -> bytes:
         last = turn
     if sys.byteorder == "big":
         gaps.byteswap()
-    raw = gaps.tobytes()
-    squeezed = zlib.compress(raw, 9)
-    return ZGAPS + squeezed if len(squeezed) < len(raw) else GAPS + raw
+    return gaps.tobytes()
 
 
-def unpack(blob: bytes) -> list[int]:
-    """The turn numbers `pack` wrote."""
-    data = bytes(blob)
-    raw = zlib.decompress(data[1:]) if data[:1] == ZGAPS else data[1:]
+def _decode(raw: bytes) -> list[int]:
+    """The gap values of `_encode`'s bytes."""
     gaps = array("H")
     gaps.frombytes(raw)
     if sys.byteorder == "big":
         gaps.byteswap()
     if _WIDE not in gaps:
-        return list(accumulate(gaps))
+        return gaps.tolist()
     values: list[int] = []
     i = 0
     while i < len(gaps):
@@ -159,11 +167,159 @@ def unpack(blob: bytes) -> list[int]:
         else:
             values.append(gaps[i])
             i += 1
-    return list(accumulate(values))
+    return values
 
 
-def _read_lists(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, at
+        shift += 7
+
+
+class _Segment(NamedTuple):
+    data: bytes
+    sealed: bool
+    deflated: bool
+
+    def raw(self) -> bytes:
+        return zlib.decompress(self.data, -15) if self.deflated else self.data
+
+
+def _sealed(raw: bytes) -> _Segment:
+    """A sealed segment of gaps, deflated when that is smaller."""
+    squeezed = zlib.compress(raw, 9, -15) if len(raw) > 8 else raw
+    return (
+        _Segment(squeezed, True, True) if len(squeezed) < len(raw) else _Segment(raw, True, False)
+    )
+
+
+def _parse(blob: bytes) -> tuple[int, int, list[_Segment]]:
+    """(count, last, segments) of a SEGMENTS blob."""
+    count, at = _read_varint(blob, 1)
+    last, at = _read_varint(blob, at)
+    segments = []
+    while at < len(blob):
+        head, at = _read_varint(blob, at)
+        length = head >> 2
+        segments.append(_Segment(blob[at : at + length], bool(head & 2), bool(head & 1)))
+        at += length
+    return count, last, segments
+
+
+def _build(count: int, last: int, segments: Sequence[_Segment]) -> bytes:
+    parts = [SEGMENTS, _varint(count), _varint(last)]
+    for s in segments:
+        parts += [_varint(len(s.data) << 2 | s.sealed << 1 | s.deflated), s.data]
+    return b"".join(parts)
+
+
+def pack(turns: Sequence[int]) -> bytes:
+    """Turn numbers (ascending, from 0) in the SEGMENTS format, all sealed."""
+    segments: list[_Segment] = []
+    last = 0
+    per = SEGMENT_BYTES // 2
+    for start in range(0, len(turns), per):
+        chunk = turns[start : start + per]
+        segments.append(_sealed(_encode(chunk, last)))
+        last = chunk[-1]
+    return _build(len(turns), last, segments)
+
+
+def append(blob: bytes | None, turns: Iterable[int]) -> bytes:
+    """`blob`'s postings with `turns` added.
+
+    Turns after the newest one are appended to the unsealed last segment (sealing it when
+    it is full) without decoding the rest; an older turn, or a list in an older format, is
+    merged and packed again.
+    """
+    fresh = sorted(set(turns))
+    segments: list[_Segment] = []
+    if blob is None:
+        count, last = 0, 0
+    else:
+        blob = bytes(blob)
+        if blob[:1] != SEGMENTS:
+            return pack(sorted(set(unpack(blob)) | set(fresh)))
+        count, last, segments = _parse(blob)
+    if not fresh:
+        return blob or pack([])
+    if count and fresh[0] <= last:
+        return pack(sorted(set(unpack(blob or b"")) | set(fresh)))
+    added = _encode(fresh, last)
+    tail = segments[-1] if segments and not segments[-1].sealed else None
+    if tail is not None and len(tail.data) + len(added) <= TAIL_BYTES:
+        segments[-1] = _Segment(tail.data + added, False, False)
+    else:
+        if tail is not None:
+            segments.pop()
+            before = segments[-1].raw() if segments else None
+            if before is not None and len(before) + len(tail.data) <= SEGMENT_BYTES:
+                segments[-1] = _sealed(before + tail.data)
+            else:
+                segments.append(_sealed(tail.data))
+        segments.append(_Segment(added, False, False))
+    return _build(count + len(fresh), fresh[-1], segments)
+
+
+def unpack(blob: bytes) -> list[int]:
+    """Every turn number of a postings blob, oldest first (any format)."""
+    data = bytes(blob)
+    if data[:1] == SEGMENTS:
+        _, _, segments = _parse(data)
+        return list(accumulate(g for s in segments for g in _decode(s.raw())))
+    raw = zlib.decompress(data[1:]) if data[:1] == ZGAPS else data[1:]
+    return list(accumulate(_decode(raw)))
+
+
+def _gap_array(raw: bytes) -> np.ndarray:
+    """The gap values of `_encode`'s bytes as an int64 array (C speed without wide gaps)."""
+    gaps = np.frombuffer(raw, dtype="<u2")
+    if (gaps == _WIDE).any():
+        return np.array(_decode(raw), dtype=np.int64)
+    return gaps.astype(np.int64)
+
+
+def newest(blob: bytes, limit: int) -> tuple[int, np.ndarray]:
+    """(how many turns, the newest `limit` of them, newest first) of a postings blob.
+
+    In the SEGMENTS format only the newest segments are decoded.
+    """
+    data = bytes(blob)
+    if data[:1] != SEGMENTS:
+        turns = unpack(data)
+        return len(turns), np.array(turns[::-1][:limit], dtype=np.int64)
+    count, end, segments = _parse(data)
+    parts: list[np.ndarray] = []
+    held = 0
+    for segment in reversed(segments):
+        if held >= limit:
+            break
+        gaps = _gap_array(segment.raw())
+        turns = end - gaps.sum() + np.cumsum(gaps)
+        parts.append(turns[::-1])
+        held += len(turns)
+        end = int(turns[0]) - int(gaps[0]) if len(turns) else end
+    if not parts:
+        return count, np.zeros(0, dtype=np.int64)
+    return count, np.concatenate(parts)[:limit]
+
+
+def _read_blobs(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
     for start in range(0, len(terms), 500):
         chunk = list(terms[start : start + 500])
         for term, blob in conn.execute(
@@ -171,7 +327,7 @@ def _read_lists(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, l
             f"({','.join('?' * len(chunk))})",
             (key, *chunk),
         ):
-            out[str(term)] = unpack(blob)
+            out[str(term)] = bytes(blob)
     return out
 
 
@@ -196,7 +352,7 @@ class Postings:
     avg_length: float = 0.0
     """Average number of terms per indexed turn."""
     turns: dict[str, list[int]] = field(default_factory=dict)
-    """Term -> the newest (at most MAX_POSTINGS) turns containing it."""
+    """Term -> the newest (at most MAX_POSTINGS) turns containing it, newest first."""
     counts: dict[str, int] = field(default_factory=dict)
     """Term -> how many turns contain it (0 for a term the thread never used)."""
     key: int = 0
@@ -212,19 +368,20 @@ def read_postings(conn: Connection, thread_id: str, terms: Sequence[str]) -> Pos
         return Postings(turns={t: [] for t in terms}, counts={t: 0 for t in terms})
     key, docs, total = int(row[0]), int(row[1]), int(row[2])
     out = Postings(docs=docs, avg_length=total / docs, key=key)
-    lists = _read_lists(conn, key, list(terms))
+    blobs = _read_blobs(conn, key, list(terms))
     for term in terms:
-        turns = lists.get(term, [])
-        out.counts[term] = len(turns)
-        out.turns[term] = turns[::-1][:MAX_POSTINGS]
+        blob = blobs.get(term)
+        count, turns = newest(blob, MAX_POSTINGS) if blob else (0, None)
+        out.counts[term] = count
+        out.turns[term] = turns.tolist() if turns is not None else []
     return out
 
 
 def turns_with(conn: Connection, thread_id: str, terms: Sequence[str]) -> dict[str, set[int]]:
     """Term -> every turn of the thread holding it (not only the newest MAX_POSTINGS)."""
     key = thread_key(conn, thread_id)
-    lists = _read_lists(conn, key, list(terms)) if key is not None else {}
-    return {term: set(lists.get(term, [])) for term in terms}
+    blobs = _read_blobs(conn, key, list(terms)) if key is not None else {}
+    return {term: set(unpack(blobs[term])) if term in blobs else set() for term in terms}
 
 
 def doc_lengths(conn: Connection, key: int, turns: Sequence[int]) -> dict[int, int]:

@@ -181,3 +181,27 @@ def test_a_checkpoint_row_keeps_its_small_values_and_empty_channels(tmp_path: Pa
         assert [m.content for _, turn in view.turns for m in turn][:1] == ["회의는 3시에 있어요."]
     finally:
         app.persistence.close()
+
+
+def test_recall_reads_archived_turns_again_after_they_are_rewritten_or_deleted(
+    tmp_path: Path,
+) -> None:
+    """Recall keeps turns it read unpacked (`Archive.recent`); writing a turn again or
+    deleting its thread in this process must not leave the old text there."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from graph.storage.archive import archive_turns, delete_archive, load_archived_turns
+
+    persistence = open_persistence(tmp_path / "chat.sqlite")
+    archive = persistence.archive
+    turn = [HumanMessage(content="주차 등록 번호는 12가 3456이에요"), AIMessage(content="네")]
+    archive_turns(archive, "t", 1, [turn])
+    first = load_archived_turns(archive, "t", [1], cached=True)[1]
+    assert load_archived_turns(archive, "t", [1], cached=True)[1] is first  # kept
+    changed = [HumanMessage(content="주차 등록 번호는 34나 5678이에요"), AIMessage(content="네")]
+    archive_turns(archive, "t", 1, [changed])
+    again = load_archived_turns(archive, "t", [1], cached=True)[1]
+    assert again[0].content == "주차 등록 번호는 34나 5678이에요"
+    delete_archive(archive, "t")
+    assert load_archived_turns(archive, "t", [1], cached=True) == {}
+    persistence.close()

@@ -14,7 +14,7 @@ from graph.settings import load_settings
 from graph.storage.archive import load_archived_turns, load_summary_meta
 from graph.storage.persistence import StorageError
 from graph.storage.recall_index import document_terms, read_postings
-from graph.storage.schema import SCHEMA_VERSION, schema_version
+from graph.storage.schema import CHURN_VACUUM_THRESHOLD, SCHEMA_VERSION, schema_version
 from tests.postgres import PostgresServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "db"
@@ -207,6 +207,11 @@ def test_a_postgresql_database_of_an_earlier_version_opens_and_goes_on(
         run_turn(app, thread, "제 사번이 뭐였죠?", turn_count=9, compression_rate=0.3)
         assert load_thread(app, thread).turn_count == 9
         assert schema_version(app.persistence.archive.conn) == SCHEMA_VERSION
+        # version 7: the churn tables are vacuumed after CHURN_VACUUM_THRESHOLD dead rows
+        options = app.persistence.archive.execute(
+            "SELECT reloptions FROM pg_class WHERE relname = 'checkpoints'"
+        )[0][0]
+        assert f"autovacuum_vacuum_threshold={CHURN_VACUUM_THRESHOLD}" in options
     finally:
         app.persistence.close()
 

@@ -335,11 +335,39 @@ def test_recall_postings_round_trip_in_their_packed_form(turns: list[int]) -> No
 
     packed = pack(turns)
     assert unpack(packed) == turns
-    # at most two bytes a posting (and a format byte) unless a gap is too wide for them
+    # at most two bytes a posting (and a header of a few bytes) unless a gap is too wide
     if all(b - a < 0xFFFF for a, b in zip([0, *turns], turns, strict=False)):
-        assert len(packed) <= 1 + 2 * len(turns)
+        assert len(packed) <= 12 + 2 * len(turns)
     if len(turns) > 1000:
         assert len(packed) < len(turns) // 10  # a dense term compresses
+
+
+def test_recall_postings_appended_batch_by_batch_read_as_packed_at_once() -> None:
+    """Appending (the archive adds three turns at a time) gives the same turns, newest
+    first, as packing them all; a dense term still compresses; an older turn or a list
+    in schema 6's format is merged."""
+    import random
+
+    from graph.storage.recall_index import GAPS, append, newest, pack, unpack
+
+    rng = random.Random(7)
+    for density in (1.0, 0.3, 0.02):
+        turns = [t for t in range(1, 3001) if rng.random() < density] + [70_000, 70_003]
+        blob: bytes | None = None
+        for start in range(0, len(turns), 3):
+            blob = append(blob, turns[start : start + 3])
+        assert blob is not None
+        assert unpack(blob) == turns
+        for limit in (1, 5, 300, 10_000):
+            for packed in (blob, pack(turns)):
+                count, found = newest(packed, limit)
+                assert (count, found.tolist()) == (len(turns), turns[::-1][:limit])
+        if density == 1.0:
+            assert len(blob) < len(turns) // 5
+    assert unpack(append(pack([5, 9]), [2, 9, 12])) == [2, 5, 9, 12]
+    old = GAPS + bytes([3, 0, 4, 0])  # schema 6: turns 3 and 7
+    assert unpack(old) == [3, 7] and newest(old, 1)[1].tolist() == [7]
+    assert unpack(append(old, [8])) == [3, 7, 8]
 
 
 def test_the_index_marks_the_turns_that_state_a_kind_of_value(tmp_path: Path) -> None:
