@@ -32,7 +32,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from langchain_core.messages import BaseMessage, ToolMessage
@@ -71,6 +71,9 @@ K1, B = 1.2, 0.75
 """BM25's usual constants."""
 MIN_ITEM_CHARS = 60
 """Room below which the recall section takes no more turns (a label and a short line)."""
+MISFITS = 8
+"""Turns in a row that do not fit the room left after which no smaller one is looked for
+(each is read and cut to an excerpt to know its size)."""
 FOLLOWED_HITS = 2
 """The best hits whose later follow-up (an update of what they said) is looked for."""
 UPDATE_CUES = frozenset(
@@ -108,8 +111,8 @@ class Recalled:
     """For a follow-up: the recalled turn whose subject it takes up later (0: a hit)."""
 
     def as_dict(self) -> dict[str, object]:
-        """Plain dict for the state."""
-        return asdict(self)
+        """Plain dict for the state (`asdict` without its deep copy: the fields are flat)."""
+        return {**vars(self), "terms": list(self.terms)}
 
 
 def query_terms(text: str) -> list[str]:
@@ -184,19 +187,32 @@ class _Index:
         return known
 
 
-def _candidates(terms: Sequence[str], index: _Index) -> _Candidates:
-    """The archived turns that hold any of the message's terms, best `CANDIDATES` first.
+@dataclass
+class _Weights:
+    """A message's terms as one thread's index sees them."""
+
+    docs: int
+    """Archived turns indexed in the thread."""
+    holders: dict[str, dict[int, str]]
+    """Term -> the turns holding its concept -> which of its words each holds."""
+    df: dict[str, int]
+    idf: dict[str, float]
+    """The IDF of each term the thread used."""
+    postings: Postings
+
+
+def _weigh(terms: Sequence[str], index: _Index) -> _Weights | None:
+    """The turns holding each of the terms' concepts, and their weights; None if none.
 
     Each query term is a concept: the term and its synonyms (`graph.memory.thesaurus`); a
     turn that holds any of them holds the concept.
     """
-    none = _Candidates([], 0.0, 0.0, {})
     concepts = {t: synonyms(t) for t in terms}
     members = sorted({m for group in concepts.values() for m in group})
     postings = index.postings(members)
     n = postings.docs
     if not n:
-        return none
+        return None
     holders: dict[str, dict[int, str]] = {}
     for term, group in concepts.items():
         found: dict[int, str] = {}
@@ -209,8 +225,21 @@ def _candidates(terms: Sequence[str], index: _Index) -> _Candidates:
         for t in terms
     }
     idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms if df[t]}
-    if not idf:
-        return none
+    return _Weights(n, holders, df, idf, postings) if idf else None
+
+
+def _candidates(terms: Sequence[str], index: _Index) -> _Candidates:
+    """The archived turns that hold any of the message's terms, best `CANDIDATES` first."""
+    weights = _weigh(terms, index)
+    if weights is None:
+        return _Candidates([], 0.0, 0.0, {})
+    n, holders, df, idf, postings = (
+        weights.docs,
+        weights.holders,
+        weights.df,
+        weights.idf,
+        weights.postings,
+    )
     unknown = [t for t in terms if not df[t]]
     unit = sum(idf.values()) / len(idf)
     total = sum(idf.values()) + UNKNOWN_WEIGHT * unit * len(unknown)
@@ -275,17 +304,21 @@ def _follow_up(
     one sharing the most (IDF-weighted) wins, the later one on a tie.
     """
     terms = query_terms(said)
-    if not terms:
+    cued = [turn for turn in changed() if turn > hit] if terms else []
+    weights = _weigh(terms, index) if cued else None
+    if weights is None:
         return 0, []
-    found = _candidates(terms, index)
-    later = [c for c in found.items if c.turn > hit and len(set(c.matched)) >= 2]
-    if not later:
+    best: tuple[float, int, list[str]] | None = None
+    for turn in cued:
+        shared = [t for t in weights.idf if turn in weights.holders[t]]
+        if len(shared) < 2:
+            continue
+        mass = sum(weights.idf[t] for t in shared)
+        if best is None or (mass, turn) > best[:2]:
+            best = (mass, turn, [weights.holders[t][turn] for t in shared])
+    if best is None:
         return 0, []
-    cued = changed()
-    updates = sorted((c for c in later if c.turn in cued), key=lambda c: (-c.mass, -c.turn))
-    if not updates:
-        return 0, []
-    return updates[0].turn, list(dict.fromkeys(updates[0].terms))
+    return best[1], list(dict.fromkeys(best[2]))
 
 
 def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM_CHARS) -> str:
@@ -416,16 +449,18 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     def fits(item: Recalled) -> bool:
         return size + len(item_text(item)) + 2 <= budget
 
-    followed = 0
+    followed = misfits = 0
     for scored in ranked:
-        if budget - size < MIN_ITEM_CHARS:
-            break  # full: no turn fits any more
+        if budget - size < MIN_ITEM_CHARS or misfits >= MISFITS:
+            break  # full: no turn fits any more (or none of the last few did)
         messages = read(scored.turn)
         if not messages or any(c.turn == scored.turn for c in chosen):
             continue
         item = _item(scored.turn, messages, scored.relevance, scored.terms, terms)
         if not fits(item):
+            misfits += 1
             continue
+        misfits = 0
         chosen.append(item)
         size += len(item_text(item)) + 2
         if followed >= FOLLOWED_HITS:
