@@ -48,7 +48,23 @@ COMPRESS_FROM = 32
 """Serialized values from this many bytes on are compressed (smaller ones would not gain)."""
 
 INLINE_UNDER = 32
-"""Serialized values smaller than this many bytes are kept in the checkpoint row."""
+"""Strings shorter than this many bytes (UTF-8) are kept in the checkpoint row."""
+
+
+def inline_value(value: Any) -> bool:
+    """Whether a channel value is kept in the checkpoint row rather than as a blob.
+
+    A flag, a number, a short string or an empty list or map: a blob row of its own would
+    cost more in keys and index than the value. Decided by the value's type and length
+    alone, never by serializing it, so a put does not serialize the channels it does not
+    change (a long thread's summary digests would cost a millisecond a put).
+    """
+    if value is None or isinstance(value, (bool, int, float)):
+        return True
+    if isinstance(value, str):
+        return len(value) < INLINE_UNDER and len(value.encode("utf-8")) < INLINE_UNDER
+    return isinstance(value, (list, dict, tuple)) and not value
+
 
 EMPTY = "saver:empty"
 """The key, among a row's channel values, of the channels that have no value (a name no
@@ -306,10 +322,10 @@ class ChatSaver(ChatMetadata, SqliteSaver):
     ) -> RunnableConfig:
         """Save the changed channels' large values as blobs; the rest goes in the row.
 
-        A small value (a flag, a number, a short string: under INLINE_UNDER bytes
-        serialized) and the names of the channels without a value go in the checkpoint
-        row itself, as LangGraph's PostgreSQL saver keeps its primitives: a blob row of
-        its own would cost more in keys and index than the value.
+        A small value (`inline_value`: a flag, a number, a short string) and the names
+        of the channels without a value go in the checkpoint row itself, as LangGraph's
+        PostgreSQL saver keeps its primitives: a blob row of its own would cost more in
+        keys and index than the value. Only the changed channels are serialized.
         """
         thread_id, ns, meta, on_last = self._with_metadata(config, checkpoint, metadata)
         values = checkpoint["channel_values"]
@@ -319,11 +335,10 @@ class ChatSaver(ChatMetadata, SqliteSaver):
         for ch in versions:
             if ch not in values:
                 continue
-            dumped = self.serde.dumps_typed(values[ch])
-            if len(dumped[1]) < INLINE_UNDER:
+            if inline_value(values[ch]):
                 inline[ch] = values[ch]
             elif ch in new_versions:
-                blobs[ch] = dumped
+                blobs[ch] = self.serde.dumps_typed(values[ch])
         inline[EMPTY] = sorted(ch for ch in versions if ch not in values)
         # on top of an unknown checkpoint, unchanged values may never have been stored here
         unchanged = {

@@ -243,7 +243,7 @@ def test_a_fork_at_a_messages_arrival_is_the_turn_before_it(app) -> None:
 
 def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
     from graph.session.app import config_for
-    from graph.storage.checkpointer import INLINE_UNDER
+    from graph.storage.checkpointer import inline_value
 
     chat = _open(store("whole"), CHECKPOINT_KEEP_TURNS="2")
     thread = new_thread(chat)
@@ -253,7 +253,7 @@ def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
     assert {c["metadata"]["turn"] for c in kept} <= {10, 11, 12}
     referenced: set[tuple[str, str]] = set()
     # PostgreSQL's saver keeps plain values in the checkpoint row and stores no empty ones;
-    # the SQLite one keeps there every value under INLINE_UNDER bytes and the empty ones
+    # the SQLite one keeps there every value `inline_value` names and the empty ones
     inline: set[str] = set()
     for row in kept:
         config = config_for(thread, chat.settings)
@@ -268,7 +268,7 @@ def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
             if ch not in values
             or values[ch] is None
             or isinstance(values[ch], (str, int, float))
-            or len(saver.serde.dumps_typed(values[ch])[1]) < INLINE_UNDER
+            or inline_value(values[ch])
         }
     stored = {
         tuple(row)

@@ -150,7 +150,7 @@ def test_a_postgresql_restart_under_a_running_app_loses_nothing(
 
 def test_a_checkpoint_row_keeps_its_small_values_and_empty_channels(tmp_path: Path) -> None:
     from graph.session import load_thread, new_thread, open_app, run_turn
-    from graph.storage.checkpointer import EMPTY, INLINE_UNDER
+    from graph.storage.checkpointer import EMPTY, inline_value
 
     db = tmp_path / "inline.sqlite"
     app = open_app(
@@ -174,7 +174,7 @@ def test_a_checkpoint_row_keeps_its_small_values_and_empty_channels(tmp_path: Pa
             assert EMPTY in stored  # every row of this version names its empty channels
             for channel, value in stored.items():
                 if channel != EMPTY:
-                    assert len(saver.serde.dumps_typed(value)[1]) < INLINE_UNDER
+                    assert inline_value(value)
         assert "turn_count" not in blobs and "messages" in blobs
         view = load_thread(app, thread)
         assert view.turn_count == 1 and view.state["compression_rate"] == 0.3
