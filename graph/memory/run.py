@@ -92,6 +92,12 @@ class SummaryRun:
             # a window, say): this one starts from the whole history
             self.history, digests, self.times = summaries.load(archive, self.thread_id, state)
             self.update["summary_digests"] = digests
+        self.stored = (len(self.history), len(self.digests)) if built_for else (0, 0)
+        """Summaries and digests of this run's lists already in the archive: those of a
+        working set (each was stored as it was made); none for a thread whose state still
+        holds all of its own (an earlier version's), or after a switch, which stores all."""
+        if self.rebuilt:
+            self.stored = (0, 0)
 
     @property
     def digests(self) -> list[Mapping[str, Any]]:
@@ -246,10 +252,12 @@ class SummaryRun:
         )
         if made and self.archive is not None:
             digests = self.digests
+            # only what this run made: the rest was stored when it was made
+            made_history, made_digests = self.history[self.stored[0] :], digests[self.stored[1] :]
             summaries.store(
-                self.archive, self.thread_id, summaries.SUMMARY, self.history, self.turn, self.times
+                self.archive, self.thread_id, summaries.SUMMARY, made_history, self.turn, self.times
             )
-            summaries.store(self.archive, self.thread_id, summaries.DIGEST, digests, self.turn)
+            summaries.store(self.archive, self.thread_id, summaries.DIGEST, made_digests, self.turn)
             history, tops, times = working_set(self.history, digests, self.times, self.strategy)
             update["summary_history"], update["summary_times"] = history, times
             update["working_set_for"] = self.strategy
