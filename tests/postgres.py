@@ -131,10 +131,15 @@ class PostgresServer:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-def start_or_skip(skip: Callable[[str], None], fail: Callable[[str], None]) -> PostgresServer:
-    """A started server; missing PostgreSQL fails in CI (which installs it), else skips."""
+def start_or_skip(
+    skip: Callable[[str], None], fail: Callable[[str], None], **settings: str
+) -> PostgresServer:
+    """A started server; missing PostgreSQL fails in CI (which installs it), else skips.
+
+    `settings`: further server settings, as for PostgresServer.
+    """
     try:
-        return PostgresServer()
+        return PostgresServer(**settings)
     except FileNotFoundError as exc:
         (fail if os.environ.get("CI") else skip)(f"{exc}; .ci/run installs Debian's postgresql")
         raise

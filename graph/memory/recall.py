@@ -414,7 +414,8 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     """The archived turns of the thread relevant to `message`, within `budget` characters.
 
     The best turns are taken while the whole section (header included) fits the budget;
-    a turn that does not fit is skipped for a smaller one after it.
+    a turn that does not fit is skipped for a smaller one after it (until MISFITS in a row
+    did not fit).
     """
     terms = query_terms(message)
     if not terms or budget <= 0:

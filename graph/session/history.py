@@ -272,8 +272,8 @@ def _copy_archive(
 
     Archived turns; per-turn statistics of the turns before (and of its own turn when it is
     `finished`); summaries, their costs and fact records up to the turns its summaries
-    cover; digests made before its turn (those of its own turn that it uses are in its
-    state); pins made before it.
+    cover; digests made before its turn, and the summaries and digests of its state (those
+    of its own turn are there alone); pins made before it.
     """
     archive = app.persistence.archive
     archived = int(values.get("archived_turns", 0))
@@ -301,6 +301,14 @@ def _copy_archive(
             (target, source, covered),
         )
         summaries.copy(archive, source, target, covered=covered, before_turn=turn)
+        # and the state's own (a digest made at the fork's turn is in its state alone):
+        # the fork's summaries store only what they make
+        times = values.get("summary_times")
+        for kind, items in (
+            (summaries.SUMMARY, values.get("summary_history", [])),
+            (summaries.DIGEST, values.get("summary_digests", [])),
+        ):
+            summaries.store_in(conn, target, kind, items, turn, times)
         conn.execute(
             "INSERT INTO pinned_facts (thread_id, fact, pinned_at, record) "
             "SELECT ?, fact, pinned_at, record FROM pinned_facts "

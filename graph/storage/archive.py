@@ -42,6 +42,8 @@ class Archive:
         """Archived turns read lately, unpacked (`load_archived_turns(cached=True)`): a long
         thread's recall reads the same turns again and again, and an archived turn does
         not change (this process's rewrites and deletions drop them here)."""
+        self.recent_generation = 0
+        """Bumped by each such drop: a read that began before one keeps nothing."""
         with self.lock:
             self.upgraded_from = upgrade(conn)
             """Schema version the file had when opened (0: new, SCHEMA_VERSION: current)."""
@@ -185,8 +187,10 @@ def load_archived_turns(
     """
     out: dict[int, list[BaseMessage]] = {}
     wanted = sorted(set(turns))
+    generation = archive.recent_generation
     if cached:
         with archive.lock:
+            generation = archive.recent_generation
             for turn in wanted:
                 hit = archive.recent.get((thread_id, turn))
                 if hit is not None:
@@ -203,12 +207,16 @@ def load_archived_turns(
         for turn, packed in rows:
             out[int(turn)] = unpack_turn(packed)
             if cached:
-                _keep(archive, thread_id, int(turn), out[int(turn)])
+                _keep(archive, thread_id, int(turn), out[int(turn)], generation)
     return out
 
 
-def _keep(archive: Archive, thread_id: str, turn: int, messages: list[BaseMessage]) -> None:
+def _keep(
+    archive: Archive, thread_id: str, turn: int, messages: list[BaseMessage], generation: int
+) -> None:
     with archive.lock:
+        if archive.recent_generation != generation:
+            return  # rewritten or deleted since it was read: maybe older than what is there
         archive.recent[(thread_id, turn)] = messages
         while len(archive.recent) > RECENT_TURNS:
             archive.recent.popitem(last=False)
@@ -216,6 +224,7 @@ def _keep(archive: Archive, thread_id: str, turn: int, messages: list[BaseMessag
 
 def _forget(archive: Archive, thread_id: str, turns: Sequence[int] | None = None) -> None:
     """Drop a thread's turns (all of them with None) from `archive.recent`; lock held."""
+    archive.recent_generation += 1
     if turns is None:
         for key in [k for k in archive.recent if k[0] == thread_id]:
             del archive.recent[key]

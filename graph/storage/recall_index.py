@@ -72,15 +72,22 @@ def thread_key(conn: Connection, thread_id: str, create: bool = False) -> int | 
     return int(row[0])
 
 
-def index_turns(conn: Connection, thread_id: str, docs: Sequence[tuple[int, Sequence[str]]]) -> int:
+def index_turns(
+    conn: Connection,
+    thread_id: str,
+    docs: Sequence[tuple[int, Sequence[str]]],
+    lock: bool = True,
+) -> int:
     """Add archived turns `(turn, terms)` to the index, inside the caller's transaction.
 
     A turn indexed before is skipped (an archived turn never changes), so writing a turn
-    twice is harmless. Returns the number of turns added.
+    twice is harmless. Returns the number of turns added. `lock` False: the caller keeps
+    every other writer out already (a schema upgrade), so no lock is taken per thread.
     """
     if not docs:
         return 0
-    lock_thread(conn, thread_id)
+    if lock:
+        lock_thread(conn, thread_id)
     key = int(thread_key(conn, thread_id, create=True) or 0)
     known = {
         int(r[0])
@@ -331,8 +338,13 @@ def _read_blobs(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, b
     return out
 
 
-def index_packed_turns(conn: Connection, rows: Iterable[tuple[str, int, str | bytes]]) -> None:
-    """Index archive rows `(thread_id, turn, packed messages JSON)` (schema upgrade)."""
+def index_packed_turns(
+    conn: Connection, rows: Iterable[tuple[str, int, str | bytes]], lock: bool = True
+) -> None:
+    """Index archive rows `(thread_id, turn, packed messages JSON)` (upgrade, fork).
+
+    `lock` as for `index_turns`.
+    """
     from graph.storage.archive import unpack_turn
 
     by_thread: dict[str, list[tuple[int, Sequence[str]]]] = {}
@@ -340,7 +352,7 @@ def index_packed_turns(conn: Connection, rows: Iterable[tuple[str, int, str | by
         messages = unpack_turn(packed)
         by_thread.setdefault(thread_id, []).append((int(turn), document_terms(messages)))
     for thread_id, docs in by_thread.items():
-        index_turns(conn, thread_id, docs)
+        index_turns(conn, thread_id, docs, lock=lock)
 
 
 @dataclass

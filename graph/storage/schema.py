@@ -149,7 +149,10 @@ def _backfill_recall(conn: Connection, before: int = 0) -> None:
         "SELECT thread_id, turn, messages FROM archive_turns WHERE messages IS NOT NULL "
         "ORDER BY thread_id, turn"
     ).fetchall()
-    index_packed_turns(conn, rows)
+    # no lock per thread: PostgreSQL would hold one per thread until the upgrade commits
+    # (past some thousands of threads, more than its lock table holds); the upgrade's own
+    # lock keeps out every process of this version, and older ones must be stopped first
+    index_packed_turns(conn, rows, lock=False)
     if rows:
         log.info("schema upgrade: indexed %d archived turns for recall", len(rows))
 

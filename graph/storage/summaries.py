@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from graph.storage.archive import Archive, pack_json, unpack_json
+from graph.storage.db import Connection
 
 SUMMARY = "summary"
 DIGEST = "digest"
@@ -39,6 +40,19 @@ def store(
     An item kept before with other text (a summary made again after a crash lost the
     state that held the first one) takes the new text: the state is what the model used.
     """
+    with archive.lock, archive.conn:
+        store_in(archive.conn, thread_id, kind, items, made_at, times)
+
+
+def store_in(
+    conn: Connection,
+    thread_id: str,
+    kind: str,
+    items: Iterable[Mapping[str, Any]],
+    made_at: int,
+    times: Mapping[str, Sequence[str]] | None = None,
+) -> None:
+    """As `store`, inside the caller's transaction (it holds the connection)."""
     rows = []
     for item in items:
         first, last = _span(item)
@@ -47,10 +61,8 @@ def store(
         if kind == SUMMARY and span:
             record["time"] = list(span)
         rows.append((thread_id, kind, first, last, made_at, pack_json(record)))
-    if not rows:
-        return
-    with archive.lock, archive.conn:
-        archive.conn.executemany(
+    if rows:
+        conn.executemany(
             "INSERT INTO summary_items "
             "(thread_id, kind, first_turn, last_turn, made_at, record) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (thread_id, kind, first_turn, last_turn) DO UPDATE SET "

@@ -81,4 +81,7 @@ def inflate(stream: bytes) -> bytes:
     if dictionary is None:
         raise zlib.error("compressed with a dictionary this version does not know")
     unpacker = zlib.decompressobj(zdict=dictionary)
-    return unpacker.decompress(stream) + unpacker.flush()
+    raw = unpacker.decompress(stream) + unpacker.flush()
+    if not unpacker.eof:  # as zlib.decompress: a cut stream is an error, not a shorter value
+        raise zlib.error("incomplete or truncated stream")
+    return raw

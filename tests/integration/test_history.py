@@ -415,3 +415,40 @@ def test_sending_again_is_refused_when_the_turn_meant_is_gone_or_no_checkpoint_i
     with pytest.raises(CheckpointNotFound, match="forked"):
         redo_last_turn(app, fork)  # a fresh fork has no checkpoint from before turn 3
     assert len(threads(app)) == count + 1  # the fork, and nothing more
+
+
+def test_a_fork_after_a_summary_keeps_the_digest_made_there(store: Store) -> None:
+    """A digest made at the fork's own turn is in the fork's state; the fork's archive
+    must hold it too, since the fork's summaries store only what they make (a higher
+    digest replacing it later would otherwise leave it nowhere)."""
+    chat = _open(store("digests"), CONTEXT_BUDGET_CHARS="150", CHECKPOINT_KEEP_TURNS="0")
+    try:
+        thread = new_thread(chat)
+        _talk(chat, thread, 13)
+        archive = chat.persistence.archive
+        made_at = {
+            int(made)
+            for (made,) in archive.execute(
+                "SELECT made_at FROM summary_items WHERE thread_id = ? AND kind = 'digest'",
+                (thread,),
+            )
+        }
+        after = next(
+            c
+            for c in checkpoints(chat, thread)
+            if c["node"] == "summary_node" and c.get("turn") in made_at
+        )
+        fork = fork_thread(chat, thread, after["checkpoint_id"])
+        state = load_thread(chat, fork).state
+        stored = {
+            (int(first), int(last))
+            for first, last in archive.execute(
+                "SELECT first_turn, last_turn FROM summary_items "
+                "WHERE thread_id = ? AND kind = 'digest'",
+                (fork,),
+            )
+        }
+        held = {(d["turns"][0], d["turns"][-1]) for d in state["summary_digests"]}
+        assert held and held <= stored
+    finally:
+        chat.persistence.close()

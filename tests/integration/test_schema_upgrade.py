@@ -221,3 +221,39 @@ def test_every_postgresql_version_keeps_a_fixture() -> None:
         assert (FIXTURES / f"schema-v{version}.postgres.sql").exists(), (
             f"run make_fixture.py for v{version}"
         )
+
+
+def test_a_postgresql_upgrade_reindexing_thousands_of_threads_fits_the_lock_table() -> None:
+    """Version 6's upgrade re-indexes every archived turn in one transaction. A lock per
+    thread there would need a slot of PostgreSQL's lock table each until the commit: here
+    the table holds 10 x 20 (and what it borrows) and the database has 2,500 threads."""
+    import psycopg
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from graph.storage.archive import pack_turn
+    from tests.postgres import start_or_skip
+
+    server = start_or_skip(
+        pytest.skip, pytest.fail, max_locks_per_transaction="10", max_connections="20"
+    )
+    try:
+        url = server.database()
+        packed = pack_turn([HumanMessage("주차 등록 번호는 12가 3456이에요"), AIMessage("네")])
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute((FIXTURES / "schema-v5.postgres.sql").read_text())
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO public.archive_turns (thread_id, turn, messages) VALUES (%s, 1, %s)",
+                    [(f"bulk-{i}", packed) for i in range(2500)],
+                )
+        app = open_app(
+            load_settings({"DATABASE_URL": url, "CHAT_PROVIDER": "offline"}), tools=[], index=None
+        )
+        try:
+            assert app.persistence.archive.upgraded_from == 5
+            hits = recall(app.persistence.archive, "bulk-2499", "주차 등록 번호가 뭐였죠?", 2000)
+            assert [h.turn for h in hits] == [1]
+        finally:
+            app.persistence.close()
+    finally:
+        server.stop()

@@ -66,3 +66,15 @@ def test_checkpoint_values_round_trip_through_the_serializer() -> None:
     # a value compressed by version 5 (zlib alone) still loads
     inner_type, raw = serde.inner.dumps_typed(value)
     assert serde.loads_typed((inner_type + "+z", zlib.compress(raw))) == value
+
+
+def test_the_dictionary_values_are_written_with_does_not_change_unnoticed() -> None:
+    """Values already stored name this dictionary: changing its words would make them
+    unreadable. New words go in a new dictionary, registered beside this one."""
+    assert zlib.adler32(ZDICT) == 2786228953
+
+
+def test_a_cut_stream_is_an_error_not_a_shorter_value() -> None:
+    stream = deflate(b"hello world, the and of " * 5)
+    with pytest.raises(zlib.error, match="truncated"):
+        inflate(stream[:-6])
