@@ -3,10 +3,10 @@
 An inverted index in plain tables (`recall_postings`, `recall_docs`), kept
 in the conversation's own database and written in the same transaction as the archived
 turn, so any process can recall any thread and nothing is rebuilt in memory. A thread's
-postings of a term are one row holding its turn numbers as the gaps between them, in
-segments that a new turn is appended to without decoding the rest (`SEGMENTS`: 2-byte
-gaps, sealed segments compressed when that is smaller; about 1-2 bytes a posting, against
-some 12 for a row per posting). A query reads one row per
+postings of a term are one row holding its turn numbers as the gaps between them (2 bytes
+each, compressed when that is smaller: about 1-2 bytes a posting, against some 12 for a
+row per posting); a long list is kept in segments that a new turn is appended to without
+decoding the rest (`SEGMENTS`). A query reads one row per
 term of its own thread and looks at the newest MAX_POSTINGS turns of each, so its cost
 does not grow with the archive. Plain SQL rather than SQLite's FTS5 because the
 statistics must be per thread (a word common in one conversation is rare in another) and
@@ -127,7 +127,9 @@ uint16s."""
 ZGAPS = b"\x01"
 """The same gaps, zlib-compressed (a term in most turns has gaps of 1 again and again)."""
 SEGMENTS = b"\x02"
-"""Postings format from schema 7, appended to without being decoded: this byte, then
+"""Postings format from schema 7 for lists past TAIL_BYTES of gaps (shorter ones, most
+terms, stay in GAPS or ZGAPS and are packed again whole, at a cost TAIL_BYTES bounds),
+appended to without being decoded: this byte, then
 varints `count` (turns) and `last` (the newest turn), then segments. A segment is a varint
 `(length << 2) | sealed << 1 | deflated`, then `length` bytes of gaps as above (raw-deflated
 when that was smaller). Only the last segment, unsealed, is ever appended to; it is sealed
@@ -235,7 +237,11 @@ def _build(count: int, last: int, segments: Sequence[_Segment]) -> bytes:
 
 
 def pack(turns: Sequence[int]) -> bytes:
-    """Turn numbers (ascending, from 0) in the SEGMENTS format, all sealed."""
+    """Turn numbers (ascending, from 0): GAPS if short, else SEGMENTS, all sealed."""
+    raw = _encode(turns[: TAIL_BYTES // 2 + 1], 0)
+    if len(raw) <= TAIL_BYTES and len(turns) <= TAIL_BYTES // 2:
+        squeezed = zlib.compress(raw, 9) if len(raw) > 8 else raw
+        return ZGAPS + squeezed if len(squeezed) < len(raw) else GAPS + raw
     segments: list[_Segment] = []
     last = 0
     per = SEGMENT_BYTES // 2
@@ -255,17 +261,14 @@ def append(blob: bytes | None, turns: Iterable[int]) -> bytes:
     """
     fresh = sorted(set(turns))
     segments: list[_Segment] = []
-    if blob is None:
-        count, last = 0, 0
-    else:
-        blob = bytes(blob)
-        if blob[:1] != SEGMENTS:
-            return pack(sorted(set(unpack(blob)) | set(fresh)))
-        count, last, segments = _parse(blob)
+    blob = bytes(blob) if blob is not None else GAPS
+    if blob[:1] != SEGMENTS:  # a short list (most terms): whole, packed again each time
+        return pack(sorted(set(unpack(blob)) | set(fresh)))
+    count, last, segments = _parse(blob)
     if not fresh:
-        return blob or pack([])
+        return blob
     if count and fresh[0] <= last:
-        return pack(sorted(set(unpack(blob or b"")) | set(fresh)))
+        return pack(sorted(set(unpack(blob)) | set(fresh)))
     added = _encode(fresh, last)
     tail = segments[-1] if segments and not segments[-1].sealed else None
     if tail is not None and len(tail.data) + len(added) <= TAIL_BYTES:
