@@ -236,6 +236,10 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
     )
 
 
+COUNT_FIELDS = ("summary_calls", "summary_model_calls")
+"""The state's counts an export carries."""
+
+
 def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
     """The whole thread as plain JSON: messages (archive + state) and `summary_history`."""
     from langchain_core.messages import messages_to_dict
@@ -267,6 +271,8 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
         "summary_meta": view.summary_meta,
         "context_log": view.context_log,
         "errors": view.errors,
+        # the panel's counts of summaries and merges, and of the model requests they made
+        **{k: int(view.state.get(k, 0)) for k in COUNT_FIELDS},
     }
 
 

@@ -23,7 +23,7 @@ from graph.memory import STRATEGIES
 from graph.memory.pins import MAX_PINS
 from graph.session.app import ChatApp, config_for
 from graph.session.errors import storage_errors
-from graph.session.threads import new_thread
+from graph.session.threads import COUNT_FIELDS, new_thread
 from graph.settings import validate_budget, validate_rate
 from graph.state import SUMMARY_FIELDS
 from graph.storage.archive import (
@@ -66,6 +66,9 @@ def import_thread(app: ChatApp, data: dict[str, Any]) -> str:
     if len(pins) > MAX_PINS:
         raise InputError(f"The export has {len(pins)} pinned facts; at most {MAX_PINS} are kept.")
     title = check_text(str(data.get("title") or ""), "The title").strip()[:100]
+    for key in COUNT_FIELDS:
+        if key in data:
+            _count(data, key)  # refused before anything is written
     thread_id = new_thread(app, title=title)
     try:
         with storage_errors():
@@ -104,6 +107,7 @@ def _write(
         "transcript_chars": sum(message_chars(m) for turn in turns for m in turn),
         "errors": [e for e in data.get("errors") or [] if isinstance(e, dict)],
         **{k: data[k] for k in STATE_FIELDS if k in data},
+        **{k: _count(data, k) for k in COUNT_FIELDS if k in data},
     }
     app.graph.update_state(config_for(thread_id, app.settings), values, as_node="llm_node")
     for meta in data.get("summary_meta") or []:
@@ -119,6 +123,14 @@ def _write(
             record_facts(archive, thread_id, first, last, fields)
     for pin in pins:
         insert_pin(archive, thread_id, pin, MAX_PINS)
+
+
+def _count(data: dict[str, Any], key: str) -> int:
+    """A count of the export (summaries made, model requests): a whole number from 0."""
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(f"The export's {key} must be a whole number from 0, not {value!r}.")
+    return value
 
 
 def _read_turns(data: dict[str, Any]) -> list[list[BaseMessage]]:

@@ -76,6 +76,7 @@ def test_an_export_imports_as_the_same_thread(store: Store) -> None:
     pin(app, thread, "B-14", 1)
     original = export_thread(app, thread)
     assert original["archived_turns"] == 6 and len(original["summary_history"]) == 2
+    assert original["summary_calls"] >= 2  # the panel's count survives the round trip
     assert any(m["type"] == "tool" for t in original["turns"] for m in t["messages"])
 
     data = json.loads(json.dumps(original, ensure_ascii=False))  # as read back from the file
@@ -101,6 +102,7 @@ def test_an_export_imports_as_the_same_thread(store: Store) -> None:
         (lambda d: d["turns"][0]["messages"][0]["data"].update(content="\ud800"), "Turn 1"),
         (lambda d: d["summary_history"][0].pop("summary"), "Summary 1"),
         (lambda d: d.update(archived_turns=99), "archives 99 turns"),
+        (lambda d: d.update(summary_calls=-1), "summary_calls must be a whole number"),
     ],
 )
 def test_a_broken_export_is_refused_and_writes_nothing(tmp_path: Path, change, message) -> None:
