@@ -255,9 +255,10 @@ def pack(turns: Sequence[int]) -> bytes:
 def append(blob: bytes | None, turns: Iterable[int]) -> bytes:
     """`blob`'s postings with `turns` added.
 
-    Turns after the newest one are appended to the unsealed last segment (sealing it when
-    it is full) without decoding the rest; an older turn, or a list in an older format, is
-    merged and packed again.
+    A short list (GAPS or ZGAPS: at most TAIL_BYTES of gaps) is merged and packed again
+    whole. In a SEGMENTS list, turns after the newest one are appended to the unsealed last
+    segment (sealing it when it is full) without decoding the rest; an older turn is merged
+    and the list packed again.
     """
     fresh = sorted(set(turns))
     segments: list[_Segment] = []
