@@ -16,6 +16,10 @@ MAX_CHUNK = 900
 OVERLAP = 150
 MAX_FILE_BYTES = 1_000_000
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_KEYWORDS = re.compile(r"^\s*<!--\s*(?:keywords|검색어)\s*:\s*(.*?)\s*-->\s*$", re.I)
+"""A section's search keywords: the words people ask with that its text does not use
+("월급" for a section on 급여, "quit" for 퇴사). An HTML comment, so a Markdown viewer
+hides it; the index searches it with the section, and quotes never show it."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class Chunk:
     heading: str
     """Heading path, e.g. '연차 휴가 > 신청 절차'."""
     text: str
+    keywords: str = ""
+    """The section's search keywords (`<!-- keywords: ... -->` lines): searched, not shown."""
 
 
 def _chunk_id(source: str, heading: str, index: int) -> str:
@@ -68,26 +74,33 @@ def split_document(source: str, text: str) -> list[Chunk]:
     """Chunks of one document: one per section (split further when long)."""
     text = front_matter(text)[1]
     stack: list[tuple[int, str]] = []
-    sections: list[tuple[str, list[str]]] = [("", [])]
+    sections: list[tuple[str, list[str], list[str]]] = [("", [], [])]  # heading, lines, keywords
     title = Path(source).stem
     for line in text.splitlines():
         match = _HEADING.match(line)
+        listed = _KEYWORDS.match(line)
         if match:
             level, name = len(match.group(1)), match.group(2).strip()
             stack = [(lv, n) for lv, n in stack if lv < level] + [(level, name)]
-            sections.append((" > ".join(n for _, n in stack), []))
+            sections.append((" > ".join(n for _, n in stack), [], []))
+        elif listed:
+            sections[-1][2].append(listed.group(1))
         else:
             sections[-1][1].append(line)
+    own = {heading: keywords for heading, _, keywords in sections if keywords}
     chunks: list[Chunk] = []
-    for heading, lines in sections:
+    for heading, lines, _ in sections:
         body = "\n".join(lines).strip()
         if not body:
             continue
+        heading_path = heading or title
+        # a section's keywords hold for its subsections too: the title's for every section
+        names = heading.split(" > ") if heading else []
+        paths = ["", *(" > ".join(names[: i + 1]) for i in range(len(names)))]
+        keywords = ", ".join(k for path in paths for k in own.get(path, []))
         for piece in _split_long(body):
-            heading_path = heading or title
-            chunks.append(
-                Chunk(_chunk_id(source, heading_path, len(chunks)), source, heading_path, piece)
-            )
+            chunk_id = _chunk_id(source, heading_path, len(chunks))
+            chunks.append(Chunk(chunk_id, source, heading_path, piece, keywords))
     return chunks
 
 

@@ -44,7 +44,8 @@ about, verbs mostly how it is asked ("들어오다", "쓰다")."""
 COMPOUND_MATCHES = 3
 """Document compounds a query noun may stand for (`_compound_matches`), at most."""
 UNKNOWN_WEIGHT = 1.0
-"""A query word no document contains weighs as much as an average known word in `confidence`."""
+"""A query word no document contains weighs as much as an average known topical word (one
+at most `GENERIC_DF` of the chunks have) in `confidence`."""
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|[①-⑩]|\d+단계)\s", re.M)
 """A numbered list item: a document with one has steps."""
 GENERIC_DF = 0.25
@@ -105,6 +106,8 @@ class DocumentIndex:
         self._lock = threading.RLock()
         self._chunks: list[Chunk] = []
         self._chunk_tokens: list[set[str]] = []
+        self._keywords: dict[tuple[str, str], str] = {}
+        """(source, heading) -> the section's search keywords."""
         self._manifest: dict[str, list[int]] | None = None
         self._warnings: list[str] = []
         self._query_failure = ""
@@ -127,7 +130,7 @@ class DocumentIndex:
             return True
 
     def _searchable(self, chunk: Chunk) -> str:
-        return f"{chunk.heading}\n{chunk.text}"
+        return _passage(chunk.heading, chunk.keywords, chunk.text)
 
     def _build(self, manifest: dict[str, list[int]]) -> None:
         chunks, warnings = load_chunks(self.docs_dir)
@@ -159,6 +162,7 @@ class DocumentIndex:
         self._chunks, self._warnings, self._manifest = chunks, warnings, manifest
         self._documents = None  # read again on next use
         self._chunk_tokens = [set(t) for t in token_lists]
+        self._keywords = {(c.source, c.heading): c.keywords for c in chunks if c.keywords}
         self._vocabulary = set().union(*self._chunk_tokens) if token_lists else set()
         count = len(self._chunk_tokens)
         self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
@@ -295,8 +299,8 @@ class DocumentIndex:
 
         Korean writes compounds as one word or two, and Kiwi keeps some whole and splits
         others ("온누리여행사" in a document, "온누리" + "여행사" in a question): a noun no
-        document has matches the document words it begins or ends (the most frequent
-        few), or else the two-syllable halves it is made of when the documents use every
+        document has matches the document words it begins or ends after two or more
+        syllables (the most frequent few), or else the two-syllable halves it is made of when the documents use every
         one of them ("전화번호": "전화" + "번호"; not "반려동물" where only "반려" is known).
         """
         if len(word) < 2 or not word.isalpha() or word.isascii():
@@ -308,7 +312,9 @@ class DocumentIndex:
             (
                 v
                 for v in self._vocabulary
-                if len(v) > len(word) and (v.startswith(word) or v.endswith(word))
+                if (len(v) > len(word) and v.startswith(word))
+                # a one-syllable head is a piece of another word ("카드론" is no "드론")
+                or (len(v) > len(word) + 1 and v.endswith(word))
             ),
             key=lambda v: (-self._df[v], v),
         )
@@ -336,12 +342,26 @@ class DocumentIndex:
         idf = self._idf
         matched = known & text_tokens
         known_mass = sum(idf[t] for t in known)
-        unknown_mass = UNKNOWN_WEIGHT * known_mass / len(known) * len(unknown)
+        unknown_mass = self._unknown_mass(known, unknown)
         confidence = sum(idf[t] for t in matched) / (known_mass + unknown_mass)
         count = len(self._chunk_tokens)
+        if all(t.isdigit() for t in matched):
+            return 0.0  # numbers alone name no topic ("What is 15% of 2400?", 내선 2400)
         if count >= 20 and all(self._df[t] / count > GENERIC_DF for t in matched):
             confidence *= 0.5  # only words that most documents share ("회사", "규정")
         return confidence
+
+    def _unknown_mass(self, known: set[str], unknown: set[str]) -> float:
+        """The weight of the query's words no document has.
+
+        Each weighs as much as an average known word that is about something (not one most
+        chunks share, "회사").
+        """
+        if not known or not unknown:
+            return 0.0
+        count = max(1, len(self._chunk_tokens))
+        topical = [t for t in known if self._df[t] / count <= GENERIC_DF] or list(known)
+        return UNKNOWN_WEIGHT * sum(self._idf[t] for t in topical) / len(topical) * len(unknown)
 
     def _keyword(self, query_tokens: list[str], n: int) -> list[tuple[int, float]]:
         if self._bm25 is None or not query_tokens:
@@ -403,12 +423,12 @@ class DocumentIndex:
 
     # --- for the retrieval loop (graph.retrieval.loop) -----------------------------------
 
-    def confidence_of(self, question: str, heading: str, text: str) -> float:
-        """The confidence a passage with this heading and text would get for `question`."""
+    def confidence_of(self, question: str, hit: Hit) -> float:
+        """The confidence `hit` (its heading, section keywords and text) gets for `question`."""
         with self._lock:
             self.refresh()
             _, _, known, unknown = self._terms(question)
-            return round(self._coverage(known, unknown, set(_text_terms(f"{heading}\n{text}"))), 3)
+            return round(self._coverage(known, unknown, set(self.passage_terms(hit))), 3)
 
     def weighted_terms(self, question: str) -> tuple[dict[str, float], float]:
         """The question's known terms (glossary-expanded) with their IDF, and unknown mass.
@@ -419,12 +439,12 @@ class DocumentIndex:
             self.refresh()
             _, _, known, unknown = self._terms(question)
             weights = {t: self._idf[t] for t in known}
-            mass = sum(weights.values())
-            return weights, (UNKNOWN_WEIGHT * mass / len(known) * len(unknown) if known else 0.0)
+            return weights, self._unknown_mass(known, unknown)
 
     def passage_terms(self, hit: Hit) -> frozenset[str]:
-        """The search terms of a passage, heading included."""
-        return _text_terms(f"{hit.heading}\n{hit.text}")
+        """The search terms of a passage, heading and its section's keywords included."""
+        keywords = self._keywords.get((hit.source, hit.heading), "")
+        return _text_terms(_passage(hit.heading, keywords, hit.text))
 
     def uncovered(self, question: str, passages: Sequence[Hit], limit: int = 5) -> list[str]:
         """The question's own words that documents use but none of `passages` holds."""
@@ -513,6 +533,11 @@ class DocumentIndex:
                 and (c.heading == heading or c.heading.startswith(heading + " > "))
             ]
             return "\n\n".join(parts)
+
+
+def _passage(heading: str, keywords: str, text: str) -> str:
+    """What is searched of a passage: its heading path, its section's keywords, its text."""
+    return f"{heading}\n{keywords}\n{text}" if keywords else f"{heading}\n{text}"
 
 
 @lru_cache(maxsize=4096)

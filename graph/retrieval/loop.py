@@ -187,8 +187,9 @@ def get_section(index: DocumentIndex, hit: Hit, question: str = "") -> Hit:
     text = index.get_section(hit.source, hit.heading)
     if not text or text == hit.text:
         return hit
-    score = index.confidence_of(question, hit.heading, text) if question else 0.0
-    return replace(hit, text=text, confidence=max(hit.confidence, score))
+    whole = replace(hit, text=text)
+    score = index.confidence_of(question, whole) if question else 0.0
+    return replace(whole, confidence=max(hit.confidence, score))
 
 
 # --- judging ---------------------------------------------------------------------------
@@ -508,7 +509,7 @@ def run_loop(
             searched.add(query)
             # judged against the question asked, not the narrower query that found them
             found = [
-                replace(h, confidence=index.confidence_of(question, h.heading, h.text))
+                replace(h, confidence=index.confidence_of(question, h))
                 for h in search_all(index, query)
             ]
             seen = {p.chunk_id for p in ranked}

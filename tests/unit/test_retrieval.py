@@ -43,6 +43,44 @@ def test_chunks_keep_source_and_heading_path() -> None:
     assert chunks[1].text == "병가는 연간 10일까지 유급입니다."
 
 
+def test_section_keywords_are_searched_but_never_shown(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    text = (
+        "# 급여 안내\n## 지급일\n<!-- keywords: 월급날, payday, salary -->\n"
+        "급여는 매월 25일에 지급합니다.\n## 명세서\n명세서는 포털에서 봅니다.\n"
+    )
+    (folder / "pay.md").write_text(text, "utf-8")
+    chunks = split_document("pay.md", text)
+    assert [(c.heading, c.keywords) for c in chunks] == [
+        ("급여 안내 > 지급일", "월급날, payday, salary"),
+        ("급여 안내 > 명세서", ""),
+    ]
+    assert "keywords" not in chunks[0].text and "월급날" not in chunks[0].text
+    index = _index(folder, tmp_path, embeddings=False)
+    # words only the keywords hold find the section, and count toward its confidence
+    for question in ("월급날이 언제야?", "When is payday?"):
+        hit = index.search(question, k=1)[0]
+        assert hit.heading == "급여 안내 > 지급일" and hit.confidence >= 0.5
+        assert index.confidence_of(question, hit) == hit.confidence
+    assert index.get_section("pay.md", "급여 안내 > 지급일") == "급여는 매월 25일에 지급합니다."
+    # a section's keywords hold for its subsections; a keywords line alone is no section
+    text = "# 제목\n<!-- keywords: 하나 -->\n## 본문\n<!-- keywords: 둘 -->\n내용\n## 끝\n끝\n"
+    assert [(c.heading, c.keywords) for c in split_document("x.md", text)] == [
+        ("제목 > 본문", "하나, 둘"),
+        ("제목 > 끝", "하나"),
+    ]
+
+
+def test_numbers_alone_are_no_document_match(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "ga.md").write_text("# 총무 안내\n담당: 총무팀 (내선 2400)\n", "utf-8")
+    index = _index(folder, tmp_path, embeddings=False)
+    assert index.search("What is 15% of 2400?", k=1)[0].confidence < 0.5
+    assert index.search("총무팀 내선 2400", k=1)[0].confidence >= 0.5
+
+
 def test_long_sections_are_split() -> None:
     text = "# 긴 문서\n" + "\n\n".join(f"문단 {i}: " + "내용 " * 80 for i in range(10))
     chunks = split_document("long.md", text)

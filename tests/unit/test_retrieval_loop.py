@@ -106,7 +106,7 @@ def test_nothing_ranked_is_in_preparation_and_says_so(shipped: DocumentIndex) ->
 
 
 def test_not_found_names_the_menus_the_question_points_to(shipped: DocumentIndex) -> None:
-    result = run_loop(shipped, "회의실 예약에서 드론 촬영 장비도 빌려?")
+    result = run_loop(shipped, "회의실 예약할 때 드론 촬영 허가도 같이 받아?")
     assert result.outcome == NOT_FOUND
     assert result.menus[0] == "한빛포털 [시설 > 회의실 예약]" and len(result.menus) <= 3
     assert "한빛포털 [시설 > 회의실 예약]" in fallback_text(result.as_dict())
@@ -203,7 +203,7 @@ def test_a_part_no_passage_answers_is_searched_for_in_its_own_words(
 ) -> None:
     question = "방문객 주차 요금은 얼마고 구내식당 식권은 얼마야?"
     found = [
-        replace(h, confidence=two_topics.confidence_of(question, h.heading, h.text))
+        replace(h, confidence=two_topics.confidence_of(question, h))
         for h in search_all(two_topics, "방문객 주차 요금")[:1]
     ]
     judged = judge_rule(two_topics, question, found)
