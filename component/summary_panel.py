@@ -294,7 +294,7 @@ def line_chart(
     """Characters per turn, one line per series.
 
     Integer turn ticks, titled axes with units, and the legend below the plot so long
-    names are not cut.
+    names are not cut; `height` is the plot's, the legend and axes come on top of it.
     """
     import altair as alt
     import pandas as pd
@@ -321,7 +321,9 @@ def line_chart(
                 alt.Tooltip("chars:Q", title=t("axis_chars", lang), format=","),
             ],
         )
-        .properties(height=height)
+        # fit the width only: Streamlit's default ("fit") squeezes the plot, legend and
+        # axes into `height`, which left the plot a flat line without y labels
+        .properties(height=height, autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
     )
     st.altair_chart(chart, width="stretch")
 

@@ -222,6 +222,11 @@ def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
         assert sidebar.get_by_role("button", name=re.compile("부산 출장 준비")).count() == 2
         page.get_by_text("제 출장이 언제라고 했죠?").first.wait_for(timeout=10_000)
         _shot(page, "walk-5-imported")
+        # the context chart has a plot: a y axis with values (it was a flat line without)
+        y_axis = page.locator('[data-testid="stVegaLiteChart"] g[aria-label^="Y-axis"]').first
+        y_axis.wait_for(timeout=10_000)
+        labels = y_axis.locator(".role-axis-label text").all_text_contents()
+        assert len([v for v in labels if v.strip()]) >= 3, labels
 
         # language: at once, and kept on reload
         sidebar.get_by_role("combobox", name="언어").click()
