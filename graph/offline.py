@@ -29,7 +29,6 @@ from langchain_core.messages import (
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from graph.retrieval.loop import COMPOUND
 from graph.safeguard import find_pii
 from graph.summarizer import sentences
 from graph.text import CLOCK_ZONES, asks_the_clock, is_korean
@@ -511,23 +510,18 @@ class OfflineChatModel(BaseChatModel):
     def _answer_from_documents(
         self, question: str, passages: list[Memory], korean: bool, section: str = ""
     ) -> str:
-        """Quote the passage that best matches, with its source; else seed 003's fallback."""
+        """Quote the passage ranked first, with its source; else seed 003's fallback.
+
+        Retrieval ranked the passages (the loop's rerank, or the search): the first is the
+        best, and a question in two parts comes with a passage for each part.
+        """
         if not passages:
             return _fallback(section, korean)
         parted = [p for p in passages if p.part]
         if len(parted) >= 2:  # one passage for each part of the question, as the loop chose
             quoted = [(p, p.part) for p in parted]
         else:
-            best = max(
-                passages,
-                key=lambda p: (
-                    len(_bigrams(question) & _bigrams(p.text)) + (1 if p is passages[0] else 0)
-                ),
-            )
-            quoted = [(best, question)]
-            second = _second_part(question, best, passages)
-            if second is not None:
-                quoted.append((second, question))
+            quoted = [(passages[0], question)]
         label = "출처" if korean else "Source"
         quote = "\n\n".join(
             "\n".join(f"> {line}" if line else ">" for line in _excerpt(p.text, focus))
@@ -643,25 +637,6 @@ class OfflineChatModel(BaseChatModel):
             if korean
             else f"Noted. I will keep this in mind: “{snippet}”"
         )
-
-
-def _second_part(question: str, best: Memory, passages: list[Memory]) -> Memory | None:
-    """For a two-part question, the passage of another section holding what the best lacks.
-
-    None unless it holds two or more of the question's word pieces that the best lacks.
-    """
-    if not COMPOUND.search(question):
-        return None
-    left = _bigrams(question) - _bigrams(best.text)
-    scored = [
-        (len(left & _bigrams(p.text)), i)
-        for i, p in enumerate(passages)
-        if p is not best and p.label != best.label
-    ]
-    if not scored:
-        return None
-    gain, i = max(scored, key=lambda item: (item[0], -item[1]))
-    return passages[i] if gain >= 2 else None
 
 
 def _fallback(section: str, korean: bool) -> str:

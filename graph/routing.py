@@ -71,7 +71,12 @@ class RouteDecision(BaseModel):
 
 
 def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
-    """The offline rule: tool requests -> agent; confident document hit or rules talk -> rag."""
+    """The offline rule: tool requests -> agent; confident document hit or rules talk -> rag.
+
+    A question whose top search hit is not confident enough is reranked as the retrieval
+    loop does it (more passages, ranked by how much of the question each covers): when
+    that finds a passage sure enough, it goes to retrieval too.
+    """
     if _TOOLISH.search(question.lower()) or asks_the_clock(question):
         return "agent", "plain tool request (arithmetic, time, weather, code, web)"
     if _RECALL.search(question.lower()):
@@ -91,6 +96,10 @@ def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
         return "rag", f"document match: {sources} (together)"
     if _DOCUMENTISH.search(question.lower()):
         return "rag", "asks about company rules, but no document matched"
+    ranked = run_loop(index, question)
+    if ranked.outcome == ANSWERED:  # the rerank of more passages found one sure enough
+        best = ranked.passages[0]
+        return "rag", f"document match: {best.source} (rerank, confidence {best.confidence:.2f})"
     return "agent", "small talk or general question; no document matched"
 
 
@@ -113,16 +122,17 @@ def make_router_node(index: DocumentIndex, model: BaseChatModel | None = None) -
                 "retrieved": [],
                 "retrieval": {},
             }
-        route, reason = rule_route(question, index)
+        decided: tuple[Route, str] | None = None
         if model is not None:
             try:
                 decision = model.with_structured_output(RouteDecision).invoke(
                     [SystemMessage(get_prompt("router.system")), HumanMessage(mask(question, {}))]
                 )
                 if isinstance(decision, RouteDecision):
-                    route, reason = decision.route, decision.reason
+                    decided = decision.route, decision.reason
             except Exception as exc:  # noqa: BLE001 - the rule is a sound fallback
                 log.warning("router model failed, using the rule: %s", exc)
+        route, reason = decided or rule_route(question, index)
         return {"route": route, "route_reason": reason, "retrieved": [], "retrieval": {}}
 
     return router_node

@@ -149,3 +149,29 @@ def test_the_three_retrieval_tools_share_three_calls_per_turn(tmp_path: Path) ->
     (again,) = [m.content for m in state["messages"][last_human:] if m.type == "tool"]
     assert ("월 3만원" in again) == (spent < 3) and again.startswith("Error") == (spent == 3)
     assert state["messages"][-1].content == "끝2"
+
+
+def test_a_question_the_rerank_finds_a_sure_passage_for_goes_to_retrieval(
+    app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The top search hit is not sure enough, but the loop's rerank of more passages is."""
+    from graph import routing
+    from graph.retrieval import Hit
+    from graph.retrieval.loop import ANSWERED, NOT_FOUND, LoopResult
+
+    index = DocumentIndex(app.docs, app.settings.index_dir, HashingEmbeddings())
+    question = "오늘 점심 뭐 먹지?"
+    assert index.search(question, k=1)[0].confidence < 0.5
+    sure = Hit("c", "remote.md", "재택근무 규정 > 지원금", "…", 0.1, 0.62)
+    seen: list[str] = []
+
+    def loop(index: DocumentIndex, asked: str) -> LoopResult:
+        seen.append(asked)
+        return LoopResult(outcome, [sure] if outcome == ANSWERED else [], [])
+
+    monkeypatch.setattr(routing, "run_loop", loop)
+    outcome = ANSWERED
+    route, reason = routing.rule_route(question, index)
+    assert (route, seen) == ("rag", [question]) and "rerank, confidence 0.62" in reason
+    outcome = NOT_FOUND
+    assert routing.rule_route(question, index)[0] == "agent"
