@@ -107,7 +107,9 @@ def build_graph(
     if index is not None:
         from graph.routing import make_rag_node, make_router_node, route_after_router
 
-        builder.add_node("router_node", make_router_node(index, router_model))
+        builder.add_node(
+            "router_node", make_router_node(index, router_model, loop=settings.loop_retrieval)
+        )
         builder.add_node(
             "rag_node", make_rag_node(index, router_model, loop=settings.loop_retrieval)
         )

@@ -3,7 +3,8 @@
 The router asks the LLM for a structured `RouteDecision` when one is configured; the offline
 engine uses a transparent rule instead: a plain tool request, a question about the
 conversation or a plain statement goes to the agent; a question with a confident document
-hit (or one that names company rules) goes to retrieval.
+hit (or one that names company rules, or one the retrieval loop's rerank finds a sure
+passage for) goes to retrieval.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import logging
 import re
 import warnings
 from dataclasses import asdict
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -25,6 +26,7 @@ from graph.retrieval.loop import (
     BEST_EFFORT,
     COMPOUND,
     NOT_FOUND,
+    LoopResult,
     model_judge,
     run_loop,
     union_confidence,
@@ -70,22 +72,32 @@ class RouteDecision(BaseModel):
     reason: str = Field(description="one short sentence")
 
 
-def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
+class RuleRoute(NamedTuple):
+    """The offline rule's decision."""
+
+    route: Route
+    reason: str
+    ranked: LoopResult | None = None
+    """The retrieval loop's result when the rule ran it (the rag node then reuses it)."""
+
+
+def rule_route(question: str, index: DocumentIndex, rerank: bool = True) -> RuleRoute:
     """The offline rule: tool requests -> agent; confident document hit or rules talk -> rag.
 
-    A question whose top search hit is not confident enough is reranked as the retrieval
-    loop does it (more passages, ranked by how much of the question each covers): when
-    that finds a passage sure enough, it goes to retrieval too.
+    With `rerank` (the retrieval loop is on), a question whose top search hit is not
+    confident enough is reranked as the loop does it (more passages, ranked by how much of
+    the question each covers): when that finds a passage sure enough, it goes to retrieval.
     """
     if _TOOLISH.search(question.lower()) or asks_the_clock(question):
-        return "agent", "plain tool request (arithmetic, time, weather, code, web)"
+        return RuleRoute("agent", "plain tool request (arithmetic, time, weather, code, web)")
     if _RECALL.search(question.lower()):
-        return "agent", "asks about this conversation, not the documents"
+        return RuleRoute("agent", "asks about this conversation, not the documents")
     if not _ASKS.search(question) and not _DOCUMENTISH.search(question.lower()):
-        return "agent", "a statement, not a question: nothing to look up"
+        return RuleRoute("agent", "a statement, not a question: nothing to look up")
     hits = index.search(question, k=3)
     if relevant(hits[:1]):
-        return "rag", f"document match: {hits[0].source} (confidence {hits[0].confidence:.2f})"
+        best = hits[0]
+        return RuleRoute("rag", f"document match: {best.source} (confidence {best.confidence:.2f})")
     if (
         COMPOUND.search(question)
         and len({h.source for h in hits}) > 1
@@ -93,14 +105,16 @@ def rule_route(question: str, index: DocumentIndex) -> tuple[Route, str]:
     ):
         # a question in two parts, each answered by another document
         sources = ", ".join(dict.fromkeys(h.source for h in hits))
-        return "rag", f"document match: {sources} (together)"
+        return RuleRoute("rag", f"document match: {sources} (together)")
     if _DOCUMENTISH.search(question.lower()):
-        return "rag", "asks about company rules, but no document matched"
-    ranked = run_loop(index, question)
-    if ranked.outcome == ANSWERED:  # the rerank of more passages found one sure enough
-        best = ranked.passages[0]
-        return "rag", f"document match: {best.source} (rerank, confidence {best.confidence:.2f})"
-    return "agent", "small talk or general question; no document matched"
+        return RuleRoute("rag", "asks about company rules, but no document matched")
+    if rerank:
+        ranked = run_loop(index, question)
+        if ranked.outcome == ANSWERED:  # the rerank of more passages found one sure enough
+            best = ranked.passages[0]
+            reason = f"document match: {best.source} (rerank, confidence {best.confidence:.2f})"
+            return RuleRoute("rag", reason, ranked)
+    return RuleRoute("agent", "small talk or general question; no document matched")
 
 
 def _question(state: ChatState) -> str:
@@ -110,8 +124,23 @@ def _question(state: ChatState) -> str:
     return ""
 
 
-def make_router_node(index: DocumentIndex, model: BaseChatModel | None = None) -> Node:
-    """router_node: decide rag vs agent for this turn (a plain greeting: neither, no call)."""
+def _retrieved(result: LoopResult) -> dict[str, Any]:
+    """The state update of a finished retrieval loop: usable passages and what it did."""
+    usable = result.outcome in (ANSWERED, BEST_EFFORT)
+    return {
+        "retrieved": [asdict(h) for h in result.passages] if usable else [],
+        "retrieval": result.as_dict(),
+    }
+
+
+def make_router_node(
+    index: DocumentIndex, model: BaseChatModel | None = None, loop: bool = True
+) -> Node:
+    """router_node: decide rag vs agent for this turn (a plain greeting: neither, no call).
+
+    When the offline rule ran the retrieval loop to decide, and no model judges in the rag
+    node either, the loop's result goes into the state at once and the rag node keeps it.
+    """
 
     def router_node(state: ChatState) -> dict[str, Any]:
         question = _question(state)
@@ -132,8 +161,13 @@ def make_router_node(index: DocumentIndex, model: BaseChatModel | None = None) -
                     decided = decision.route, decision.reason
             except Exception as exc:  # noqa: BLE001 - the rule is a sound fallback
                 log.warning("router model failed, using the rule: %s", exc)
-        route, reason = decided or rule_route(question, index)
-        return {"route": route, "route_reason": reason, "retrieved": [], "retrieval": {}}
+        nothing: dict[str, Any] = {"retrieved": [], "retrieval": {}}
+        if decided is not None:
+            return {"route": decided[0], "route_reason": decided[1], **nothing}
+        rule = rule_route(question, index, rerank=loop)
+        if rule.ranked is not None and model is None:
+            nothing = _retrieved(rule.ranked)  # found already: the rag node keeps it
+        return {"route": rule.route, "route_reason": rule.reason, **nothing}
 
     return router_node
 
@@ -151,19 +185,18 @@ def make_rag_node(
     judge = model_judge(model, index) if model is not None else None
 
     def rag_node(state: ChatState) -> dict[str, Any]:
+        if state.get("retrieval"):  # the router's rule already ran the loop for this turn
+            return {}
         question = _question(state)
         if not loop:
-            hits = relevant(index.search(question, k=3))
+            # one search, its passages surest first (as the loop's rerank would put them)
+            found = relevant(index.search(question, k=3))
+            hits = sorted(found, key=lambda h: (-h.confidence, -h.score))
             return {
                 "retrieved": [asdict(h) for h in hits],
                 "retrieval": {"outcome": ANSWERED if hits else NOT_FOUND, "calls": 1, "steps": []},
             }
-        result = run_loop(index, question, judge)
-        usable = result.outcome in (ANSWERED, BEST_EFFORT)
-        return {
-            "retrieved": [asdict(h) for h in result.passages] if usable else [],
-            "retrieval": result.as_dict(),
-        }
+        return _retrieved(run_loop(index, question, judge))
 
     return rag_node
 

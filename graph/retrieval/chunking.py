@@ -71,33 +71,40 @@ def front_matter(text: str) -> tuple[dict[str, str], str]:
 
 
 def split_document(source: str, text: str) -> list[Chunk]:
-    """Chunks of one document: one per section (split further when long)."""
+    """Chunks of one document: one per section (split further when long).
+
+    A section's keywords hold for its subsections too (the title's for every section);
+    inside a fenced code block nothing is a heading or a keywords line.
+    """
     text = front_matter(text)[1]
-    stack: list[tuple[int, str]] = []
-    sections: list[tuple[str, list[str], list[str]]] = [("", [], [])]  # heading, lines, keywords
+    preamble: list[str] = []  # keywords before the first heading: the whole document's
+    stack: list[tuple[int, str, list[str]]] = []  # the open headings, each with its keywords
+    # each section: heading path, lines, and the keyword lists it inherits (its own last)
+    sections: list[tuple[str, list[str], list[list[str]]]] = [("", [], [preamble])]
     title = Path(source).stem
+    fenced = False
     for line in text.splitlines():
-        match = _HEADING.match(line)
-        listed = _KEYWORDS.match(line)
-        if match:
-            level, name = len(match.group(1)), match.group(2).strip()
-            stack = [(lv, n) for lv, n in stack if lv < level] + [(level, name)]
-            sections.append((" > ".join(n for _, n in stack), [], []))
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        heading = None if fenced else _HEADING.match(line)
+        listed = None if fenced else _KEYWORDS.match(line)
+        if heading:
+            level, name = len(heading.group(1)), heading.group(2).strip()
+            stack = [entry for entry in stack if entry[0] < level] + [(level, name, [])]
+            path = " > ".join(n for _, n, _ in stack)
+            sections.append((path, [], [preamble, *(k for _, _, k in stack)]))
         elif listed:
-            sections[-1][2].append(listed.group(1))
+            if listed.group(1):
+                (stack[-1][2] if stack else preamble).append(listed.group(1))
         else:
             sections[-1][1].append(line)
-    own = {heading: keywords for heading, _, keywords in sections if keywords}
     chunks: list[Chunk] = []
-    for heading, lines, _ in sections:
+    for path, lines, inherited in sections:
         body = "\n".join(lines).strip()
         if not body:
             continue
-        heading_path = heading or title
-        # a section's keywords hold for its subsections too: the title's for every section
-        names = heading.split(" > ") if heading else []
-        paths = ["", *(" > ".join(names[: i + 1]) for i in range(len(names)))]
-        keywords = ", ".join(k for path in paths for k in own.get(path, []))
+        heading_path = path or title
+        keywords = ", ".join(k for group in inherited for k in group)
         for piece in _split_long(body):
             chunk_id = _chunk_id(source, heading_path, len(chunks))
             chunks.append(Chunk(chunk_id, source, heading_path, piece, keywords))

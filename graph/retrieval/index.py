@@ -34,6 +34,8 @@ from graph.retrieval.tokenize import is_predicate, tokens
 log = logging.getLogger(__name__)
 
 Mode = Literal["keyword", "faiss", "hybrid"]
+INDEX_FORMAT = 2
+"""The saved index's format: 2 has each chunk's keywords; another one is built again."""
 RRF_K = 60
 """Reciprocal-rank-fusion constant (the usual 60)."""
 CANDIDATES = 20
@@ -65,9 +67,10 @@ class Hit:
     """Score of the mode used (BM25, cosine, or fused reciprocal rank)."""
     confidence: float
     """0-1: share of the query's content words (after glossary expansion, counting only
-    words the corpus knows) found in the chunk, heading included, scaled down when the
-    query is mostly words no document contains. Seed 003's rule applies it: below 0.5 the
-    answer says nothing relevant was found."""
+    words the corpus knows) found in the chunk, heading and section keywords included,
+    scaled down when the query is mostly words no document contains or the chunk shares
+    only generic words with it, and 0 when it shares only numbers. Seed 003's rule applies
+    it: below 0.5 the answer says nothing relevant was found."""
     answers: str = ""
     """For a question in two parts, the part this passage was chosen to answer (the loop's)."""
 
@@ -106,8 +109,8 @@ class DocumentIndex:
         self._lock = threading.RLock()
         self._chunks: list[Chunk] = []
         self._chunk_tokens: list[set[str]] = []
-        self._keywords: dict[tuple[str, str], str] = {}
-        """(source, heading) -> the section's search keywords."""
+        self._keywords: dict[str, str] = {}
+        """Chunk id -> its section's search keywords."""
         self._manifest: dict[str, list[int]] | None = None
         self._warnings: list[str] = []
         self._query_failure = ""
@@ -162,7 +165,7 @@ class DocumentIndex:
         self._chunks, self._warnings, self._manifest = chunks, warnings, manifest
         self._documents = None  # read again on next use
         self._chunk_tokens = [set(t) for t in token_lists]
-        self._keywords = {(c.source, c.heading): c.keywords for c in chunks if c.keywords}
+        self._keywords = {c.chunk_id: c.keywords for c in chunks if c.keywords}
         self._vocabulary = set().union(*self._chunk_tokens) if token_lists else set()
         count = len(self._chunk_tokens)
         self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
@@ -188,6 +191,7 @@ class DocumentIndex:
         try:
             self.index_dir.mkdir(parents=True, exist_ok=True)
             meta = {
+                "format": INDEX_FORMAT,
                 "manifest": self._manifest,
                 "warnings": self._warnings,
                 "chunks": [asdict(c) for c in self._chunks],
@@ -208,7 +212,12 @@ class DocumentIndex:
         except (OSError, ValueError):
             return False
         wanted = type(self.embeddings).__name__ if self.embeddings else None
-        if meta.get("manifest") != manifest or meta.get("embeddings") != wanted:
+        if (
+            not isinstance(meta, dict)
+            or meta.get("format") != INDEX_FORMAT
+            or meta.get("manifest") != manifest
+            or meta.get("embeddings") != wanted
+        ):
             return False
         vectors = None
         if self.embeddings is not None:
@@ -216,7 +225,10 @@ class DocumentIndex:
                 vectors = np.load(self.index_dir / "vectors.npy")
             except (OSError, ValueError):
                 return False
-        chunks = [Chunk(**c) for c in meta["chunks"]]
+        try:
+            chunks = [Chunk(**c) for c in meta["chunks"]]
+        except (KeyError, TypeError):  # written by another version: build it again
+            return False
         self._install(chunks, list(meta.get("warnings", [])), manifest, vectors)
         return True
 
@@ -334,8 +346,9 @@ class DocumentIndex:
     def _coverage(self, known: set[str], unknown: set[str], text_tokens: set[str]) -> float:
         """IDF-weighted share of the query's words found in a text.
 
-        Words no document contains count as missing at the highest weight, and words every
-        document contains ("회사", "규정") count little, so "회사 양자역학 규정" stays low.
+        Words no document contains count as missing, each as much as an average topical
+        known word (`_unknown_mass`), and words every document contains ("회사", "규정")
+        count little, so "회사 양자역학 규정" stays low; numbers alone match nothing.
         """
         if not known:
             return 0.0
@@ -443,8 +456,13 @@ class DocumentIndex:
 
     def passage_terms(self, hit: Hit) -> frozenset[str]:
         """The search terms of a passage, heading and its section's keywords included."""
-        keywords = self._keywords.get((hit.source, hit.heading), "")
+        with self._lock:
+            keywords = self._keywords.get(hit.chunk_id, "")
         return _text_terms(_passage(hit.heading, keywords, hit.text))
+
+    def heading_terms(self, hit: Hit) -> frozenset[str]:
+        """The search terms of a passage's heading path alone."""
+        return _text_terms(hit.heading)
 
     def uncovered(self, question: str, passages: Sequence[Hit], limit: int = 5) -> list[str]:
         """The question's own words that documents use but none of `passages` holds."""

@@ -248,7 +248,10 @@ def _share(weights: Mapping[str, float], unknown_mass: float, held: AbstractSet[
     `unknown_mass` weighs the question's words no document has.
     """
     total = sum(weights.values()) + unknown_mass
-    return sum(w for t, w in weights.items() if t in held) / total if total else 0.0
+    matched = [t for t in weights if t in held]
+    if not total or all(t.isdigit() for t in matched):
+        return 0.0  # numbers alone name no topic, as in the index's confidence
+    return sum(weights[t] for t in matched) / total
 
 
 def _terms_held(index: DocumentIndex, passages: Sequence[Hit]) -> set[str]:
@@ -336,7 +339,7 @@ def assign_parts(
     then the pair whose headings name more of its parts' words, then the higher-ranked.
     """
     terms = [index.passage_terms(p) for p in passages]
-    headings = [index.passage_terms(replace(p, text="")) for p in passages]
+    headings = [index.heading_terms(p) for p in passages]
     scores: list[list[float]] = []
     named: list[list[int]] = []
     for part in parts:

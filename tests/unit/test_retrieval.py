@@ -64,6 +64,19 @@ def test_section_keywords_are_searched_but_never_shown(tmp_path: Path) -> None:
         assert hit.heading == "급여 안내 > 지급일" and hit.confidence >= 0.5
         assert index.confidence_of(question, hit) == hit.confidence
     assert index.get_section("pay.md", "급여 안내 > 지급일") == "급여는 매월 25일에 지급합니다."
+    # two sections of one path keep their own keywords; " > " in a heading is no parent;
+    # in a code block nothing is a heading or a keywords line; an empty line adds nothing
+    text = (
+        "# A\n## FAQ\n<!-- keywords: one -->\nx\n## FAQ\ny\n```\n# not a heading\n"
+        "<!-- keywords: code -->\n```\n<!-- keywords: -->\n# B > C\n## D\nd\n"
+    )
+    chunks = split_document("x.md", text)
+    assert [(c.heading, c.keywords) for c in chunks] == [
+        ("A > FAQ", "one"),
+        ("A > FAQ", ""),
+        ("B > C > D", ""),
+    ]
+    assert "# not a heading" in chunks[1].text and "keywords: code" in chunks[1].text
     # a section's keywords hold for its subsections; a keywords line alone is no section
     text = "# 제목\n<!-- keywords: 하나 -->\n## 본문\n<!-- keywords: 둘 -->\n내용\n## 끝\n끝\n"
     assert [(c.heading, c.keywords) for c in split_document("x.md", text)] == [
@@ -276,6 +289,28 @@ def test_a_compound_written_whole_in_one_place_and_apart_in_the_other_matches(
     # but not when only one half is a word the documents use ("반려" of "반려동물")
     weights, unknown_mass = index.weighted_terms("출장 갈 때 반려동물 데려와도 돼?")
     assert "반려" not in weights and unknown_mass > 0
+    # nor the end of a word after a one-syllable head: "카드론" is no "드론"
+    (folder / "card.md").write_text("# 카드\n## 대출\n카드론은 쓰지 않습니다.\n", "utf-8")
+    weights, unknown_mass = index.weighted_terms("출장 숙박에 드론 가져가도 돼?")
+    assert "카드론" not in weights and unknown_mass > 0
+
+
+def test_a_word_no_document_has_weighs_as_much_as_an_average_topical_word(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    rules = "".join(f"## 규정 {i}\n회사 규정 {i}번: 내용 {i}.\n" for i in range(24))
+    (folder / "rules.md").write_text(
+        f"# 회사 규정\n{rules}## 주차\n회사 주차 요금은 무료.\n", "utf-8"
+    )
+    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
+    weights, unknown_mass = index.weighted_terms("회사 주차 요금 맛집")
+    # "회사" is in most sections: the unknown "맛집" weighs as much as the mean of
+    # "주차" and "요금", not of all three
+    topical = [weights[t] for t in ("주차", "요금")]
+    assert weights["회사"] < min(topical)
+    assert unknown_mass == pytest.approx(sum(topical) / 2)
 
 
 def test_a_passage_about_the_questions_noun_beats_one_sharing_only_its_verb(

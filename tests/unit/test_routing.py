@@ -171,7 +171,42 @@ def test_a_question_the_rerank_finds_a_sure_passage_for_goes_to_retrieval(
 
     monkeypatch.setattr(routing, "run_loop", loop)
     outcome = ANSWERED
-    route, reason = routing.rule_route(question, index)
-    assert (route, seen) == ("rag", [question]) and "rerank, confidence 0.62" in reason
+    rule = routing.rule_route(question, index)
+    assert (rule.route, seen) == ("rag", [question]) and "rerank, confidence 0.62" in rule.reason
+    assert routing.rule_route(question, index, rerank=False).route == "agent"  # loop off
     outcome = NOT_FOUND
-    assert routing.rule_route(question, index)[0] == "agent"
+    assert routing.rule_route(question, index).route == "agent"
+    # through the graph: the router's loop result is kept, the rag node does not run it again
+    outcome, seen[:] = ANSWERED, []
+    thread = new_thread(app)
+    _, view = _turn(app, thread, 1, question)
+    assert view.route == "rag" and seen == [question]
+    assert [h["heading"] for h in view.state["retrieved"]] == [sure.heading]
+
+
+def test_a_model_router_decides_without_running_the_rule(
+    app, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from langchain_core.messages import HumanMessage
+
+    from graph import routing
+
+    class Router:
+        def with_structured_output(self, schema: object) -> Router:
+            return self
+
+        def invoke(self, messages: object) -> routing.RouteDecision:
+            return routing.RouteDecision(route="agent", reason="the model says so")
+
+    def no_rule(*args: object, **kwargs: object) -> routing.RuleRoute:
+        raise AssertionError("the rule ran although the model decided")
+
+    monkeypatch.setattr(routing, "rule_route", no_rule)
+    index = DocumentIndex(app.docs, app.settings.index_dir, HashingEmbeddings())
+    node = routing.make_router_node(index, Router())  # type: ignore[arg-type]
+    out = node({"messages": [HumanMessage("재택근무는 일주일에 며칠까지 돼?")]})  # type: ignore[arg-type]
+    assert (out["route"], out["route_reason"], out["retrieval"]) == (
+        "agent",
+        "the model says so",
+        {},
+    )
