@@ -28,8 +28,8 @@ from graph.retrieval.chunking import (
     load_chunks,
     read_document,
 )
-from graph.retrieval.glossary import expand_query
-from graph.retrieval.tokenize import is_predicate, tokens
+from graph.retrieval.glossary import concepts, expand_query
+from graph.retrieval.tokenize import EN_PHRASING, is_predicate, stem_english, tokens
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +171,8 @@ class DocumentIndex:
         self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
         self._compounds = {}
         self._idf = {
-            t: math.log(1 + count / df) * (PREDICATE_WEIGHT if is_predicate(t) else 1.0)
+            t: math.log(1 + count / df)
+            * (PREDICATE_WEIGHT if is_predicate(t) or t in _english_phrasing() else 1.0)
             for t, df in self._df.items()
         }
         self._bm25 = None
@@ -298,6 +299,7 @@ class DocumentIndex:
             # of its own: it neither helps nor counts against the match
             and not any(o != t and o.startswith(t) for o in written)
         }
+        unknown |= self._unknown_english(query, written)
         for word in sorted(unknown):
             joined = self._compound_matches(word)
             if joined:  # written as one word here, as two there (or the other way)
@@ -305,6 +307,27 @@ class DocumentIndex:
                 query_tokens = [*query_tokens, *joined]
         known = {t for t in query_tokens if t in self._vocabulary}
         return expanded, query_tokens, known, unknown
+
+    def _unknown_english(self, query: str, written: list[str]) -> set[str]:
+        """The query's English topic words that no document, keyword or glossary line has.
+
+        Everyday verbs, adjectives and time words (`EN_PHRASING`) are how a question is
+        asked and never count; nor does a word of a glossary phrase ("day off"), which
+        stands for the Korean terms it adds.
+        """
+        glossed = {
+            w for c in concepts(query) if len(c.alternatives) > len(c.written) for w in c.written
+        }
+        return {
+            t
+            for t in written
+            if t.isascii()
+            and t.isalpha()
+            and len(t) > 2
+            and t not in self._vocabulary
+            and t not in _english_phrasing()
+            and t not in glossed
+        }
 
     def _compound_matches(self, word: str) -> list[str]:
         """The document words a Korean noun no document has meets as a compound.
@@ -556,6 +579,12 @@ class DocumentIndex:
 def _passage(heading: str, keywords: str, text: str) -> str:
     """What is searched of a passage: its heading path, its section's keywords, its text."""
     return f"{heading}\n{keywords}\n{text}" if keywords else f"{heading}\n{text}"
+
+
+@lru_cache(maxsize=1)
+def _english_phrasing() -> frozenset[str]:
+    """`EN_PHRASING` as search tokens (stemmed)."""
+    return frozenset(stem_english(w) for w in EN_PHRASING)
 
 
 @lru_cache(maxsize=4096)

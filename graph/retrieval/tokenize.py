@@ -30,6 +30,28 @@ EN_STOPWORDS = frozenset(
 )
 """Function words and question words with no topic of their own."""
 
+EN_PHRASING = frozenset(
+    """able accept add allow ask back bad be become begin big bring buy call change check
+    claim come complete continue cover decide different do done early easy else enough
+    even every exact exactly explain fast feel fill find fine finish first follow full give
+    go good great happen happens help hold keep kind last late later leave less let long
+    look lose make many mean meant move must new next normal offer okay old open own part
+    pay possible provide put quick quickly right run say see seem send set show small
+    soon start stay stop sure take talk tell think try turn typical usual usually use
+    wait walk whole work worth write wrong
+    actual actually already always anyone anybody anyway around away beyond bunch case
+    each either everyone everybody everything far few got gotten instead least lot lots
+    may maybe might never often once one ones regular regularly said sent someone
+    sometimes somebody took taken two three whose wanted wants went yet
+    today tomorrow yesterday tonight morning afternoon evening night week weeks month
+    months year years day days hour hours minute minutes
+    monday tuesday wednesday thursday friday saturday sunday january february march
+    april june july august september october november december""".split()
+)
+"""Everyday English verbs, adjectives, adverbs and time words: how a question is put, not
+what it is about. Like a Korean verb, one weighs half a noun when documents use it, and
+nothing when they do not; any other English word that no document, keyword or glossary
+line has is a topic they do not cover ("pet", "quantum")."""
 KO_STOPWORDS = frozenset(
     """하다 되다 있다 없다 이다 아니다 않다 주다 받다 알다 싶다 보다 같다 어떻다 그렇다 이렇다
     돼다 가다 오다 쓰다 해주다 알려주다 궁금하다 수 것 거 등 때 좀 더 뭐 무엇 어디 언제 얼마

@@ -85,6 +85,25 @@ def test_section_keywords_are_searched_but_never_shown(tmp_path: Path) -> None:
     ]
 
 
+def test_an_english_topic_no_document_has_counts_against_but_phrasing_does_not(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "conduct.md").write_text(
+        "# 징계\n## 소명\n<!-- keywords: explain myself, hearing -->\n"
+        "징계 대상자는 위원회에 나와 소명할 수 있습니다.\n",
+        "utf-8",
+    )
+    index = _index(folder, tmp_path, embeddings=False)
+    # "quantum" and "entanglement" are topics no document has: not a match
+    assert index.search("Explain quantum entanglement", k=1)[0].confidence < 0.5
+    # a question in the documents' words stays a match
+    assert index.search("Can I explain myself at the hearing?", k=1)[0].confidence >= 0.5
+    weights, unknown_mass = index.weighted_terms("Can I quickly explain myself at the hearing?")
+    assert unknown_mass == 0  # "quickly" is phrasing, not a missing topic
+
+
 def test_numbers_alone_are_no_document_match(tmp_path: Path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
