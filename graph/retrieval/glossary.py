@@ -1200,9 +1200,13 @@ def concepts(query: str) -> list[Concept]:
     return out
 
 
-def expand(query: str) -> str:
-    """The query followed by the glossary terms of its words (for lexical embeddings)."""
-    extra = [t for c in concepts(query) for t in sorted(c.alternatives - set(c.written))]
+def expand(query: str, ideas: list[Concept] | None = None) -> str:
+    """The query followed by the glossary terms of its words (for lexical embeddings).
+
+    `ideas`: the query's `concepts`, when the caller has them already.
+    """
+    ideas = concepts(query) if ideas is None else ideas
+    extra = [t for c in ideas for t in sorted(c.alternatives - set(c.written))]
     return f"{query} {' '.join(extra)}" if extra else query
 
 

@@ -28,7 +28,7 @@ from graph.retrieval.chunking import (
     load_chunks,
     read_document,
 )
-from graph.retrieval.glossary import concepts, expand_query
+from graph.retrieval.glossary import Concept, concepts, expand_query
 from graph.retrieval.tokenize import EN_PHRASING, is_predicate, stem_english, tokens
 
 log = logging.getLogger(__name__)
@@ -284,7 +284,8 @@ class DocumentIndex:
 
     def _terms(self, query: str) -> tuple[str, list[str], set[str], set[str]]:
         """(expanded query, its tokens, the known ones, the written words no document has)."""
-        expanded = expand_query(query) if self.expand else query
+        ideas = concepts(query) if self.expand else []
+        expanded = expand_query(query, ideas) if self.expand else query
         query_tokens = tokens(expanded)
         written = tokens(query)
         unknown = {
@@ -299,7 +300,7 @@ class DocumentIndex:
             # of its own: it neither helps nor counts against the match
             and not any(o != t and o.startswith(t) for o in written)
         }
-        unknown |= self._unknown_english(query, written)
+        unknown |= self._unknown_english(written, ideas)
         for word in sorted(unknown):
             joined = self._compound_matches(word)
             if joined:  # written as one word here, as two there (or the other way)
@@ -308,16 +309,14 @@ class DocumentIndex:
         known = {t for t in query_tokens if t in self._vocabulary}
         return expanded, query_tokens, known, unknown
 
-    def _unknown_english(self, query: str, written: list[str]) -> set[str]:
+    def _unknown_english(self, written: list[str], ideas: list[Concept]) -> set[str]:
         """The query's English topic words that no document, keyword or glossary line has.
 
         Everyday verbs, adjectives and time words (`EN_PHRASING`) are how a question is
         asked and never count; nor does a word of a glossary phrase ("day off"), which
         stands for the Korean terms it adds.
         """
-        glossed = {
-            w for c in concepts(query) if len(c.alternatives) > len(c.written) for w in c.written
-        }
+        glossed = {w for c in ideas if len(c.alternatives) > len(c.written) for w in c.written}
         return {
             t
             for t in written
