@@ -124,6 +124,11 @@ def _question(state: ChatState) -> str:
     return ""
 
 
+def _nothing_retrieved() -> dict[str, Any]:
+    """A turn's retrieval before the rag node (or without one); new lists each time."""
+    return {"retrieved": [], "retrieval": {}}
+
+
 def _retrieved(result: LoopResult) -> dict[str, Any]:
     """The state update of a finished retrieval loop: usable passages and what it did."""
     usable = result.outcome in (ANSWERED, BEST_EFFORT)
@@ -145,12 +150,7 @@ def make_router_node(
     def router_node(state: ChatState) -> dict[str, Any]:
         question = _question(state)
         if is_greeting(question):  # seed 002's fast path: no router call, no tools
-            return {
-                "route": GREETING,
-                "route_reason": GREETING_REASON,
-                "retrieved": [],
-                "retrieval": {},
-            }
+            return {"route": GREETING, "route_reason": GREETING_REASON, **_nothing_retrieved()}
         decided: tuple[Route, str] | None = None
         if model is not None:
             try:
@@ -161,13 +161,13 @@ def make_router_node(
                     decided = decision.route, decision.reason
             except Exception as exc:  # noqa: BLE001 - the rule is a sound fallback
                 log.warning("router model failed, using the rule: %s", exc)
-        nothing: dict[str, Any] = {"retrieved": [], "retrieval": {}}
         if decided is not None:
-            return {"route": decided[0], "route_reason": decided[1], **nothing}
+            return {"route": decided[0], "route_reason": decided[1], **_nothing_retrieved()}
         rule = rule_route(question, index, rerank=loop)
+        found = _nothing_retrieved()
         if rule.ranked is not None and model is None:
-            nothing = _retrieved(rule.ranked)  # found already: the rag node keeps it
-        return {"route": rule.route, "route_reason": rule.reason, **nothing}
+            found = _retrieved(rule.ranked)  # found already: the rag node keeps it
+        return {"route": rule.route, "route_reason": rule.reason, **found}
 
     return router_node
 
