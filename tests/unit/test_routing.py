@@ -152,14 +152,14 @@ def test_the_three_retrieval_tools_share_three_calls_per_turn(tmp_path: Path) ->
 
 
 def test_a_question_the_rerank_finds_a_sure_passage_for_goes_to_retrieval(
-    app, monkeypatch: pytest.MonkeyPatch
+    app, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The top search hit is not sure enough, but the loop's rerank of more passages is."""
     from graph import routing
     from graph.retrieval import Hit
     from graph.retrieval.loop import ANSWERED, NOT_FOUND, LoopResult
 
-    index = DocumentIndex(app.docs, app.settings.index_dir, HashingEmbeddings())
+    index = DocumentIndex(app.docs, tmp_path / "index", HashingEmbeddings())
     question = "오늘 점심 뭐 먹지?"
     assert index.search(question, k=1)[0].confidence < 0.5
     sure = Hit("c", "remote.md", "재택근무 규정 > 지원금", "…", 0.1, 0.62)
@@ -185,7 +185,7 @@ def test_a_question_the_rerank_finds_a_sure_passage_for_goes_to_retrieval(
 
 
 def test_a_model_router_decides_without_running_the_rule(
-    app, monkeypatch: pytest.MonkeyPatch
+    app, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from langchain_core.messages import HumanMessage
 
@@ -202,7 +202,7 @@ def test_a_model_router_decides_without_running_the_rule(
         raise AssertionError("the rule ran although the model decided")
 
     monkeypatch.setattr(routing, "rule_route", no_rule)
-    index = DocumentIndex(app.docs, app.settings.index_dir, HashingEmbeddings())
+    index = DocumentIndex(app.docs, tmp_path / "index", HashingEmbeddings())
     node = routing.make_router_node(index, Router())  # type: ignore[arg-type]
     out = node({"messages": [HumanMessage("재택근무는 일주일에 며칠까지 돼?")]})  # type: ignore[arg-type]
     assert (out["route"], out["route_reason"], out["retrieval"]) == (
