@@ -309,7 +309,8 @@ def _context_memories(messages: Sequence[BaseMessage], korean: bool) -> list[Mem
             docs = text.split("[참고 문서]", 1)
             if len(docs) == 2:
                 for block in re.split(r"\n(?=\[\d+\])", docs[1]):
-                    source = re.search(r"\(출처: ([^)]+)\)\s*$", block.strip())
+                    # to the last ")": a heading may hold parentheses ("자주 묻는 질문 (FAQ)")
+                    source = re.search(r"\(출처: (.+)\)\s*$", block.strip())
                     if source:
                         passage = re.sub(r"^\[\d+\]\s*", "", block.strip()[: source.start()])
                         part = _PART.match(passage)
