@@ -46,6 +46,8 @@ about, verbs mostly how it is asked ("들어오다", "쓰다")."""
 COMPOUND_MATCHES = 3
 """Document compounds a query noun may stand for (`_compound_matches`), at most."""
 UNKNOWN_WEIGHT = 1.0
+SMALL_NUMBER_DIGITS = 2
+"""Numbers this short are quantities and weigh nothing (`_weight`)."""
 """A query word no document contains weighs as much as an average known topical word (one
 at most `GENERIC_DF` of the chunks have) in `confidence`."""
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|[①-⑩]|\d+단계)\s", re.M)
@@ -111,6 +113,8 @@ class DocumentIndex:
         self._chunk_tokens: list[set[str]] = []
         self._keywords: dict[str, str] = {}
         """Chunk id -> its section's search keywords."""
+        self._rows: dict[str, int] = {}
+        """Chunk id -> its row in `_chunks` (and in the BM25 and FAISS indexes)."""
         self._manifest: dict[str, list[int]] | None = None
         self._warnings: list[str] = []
         self._query_failure = ""
@@ -166,15 +170,12 @@ class DocumentIndex:
         self._documents = None  # read again on next use
         self._chunk_tokens = [set(t) for t in token_lists]
         self._keywords = {c.chunk_id: c.keywords for c in chunks if c.keywords}
+        self._rows = {c.chunk_id: i for i, c in enumerate(chunks)}
         self._vocabulary = set().union(*self._chunk_tokens) if token_lists else set()
         count = len(self._chunk_tokens)
         self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
         self._compounds = {}
-        self._idf = {
-            t: math.log(1 + count / df)
-            * (PREDICATE_WEIGHT if is_predicate(t) or t in _english_phrasing() else 1.0)
-            for t, df in self._df.items()
-        }
+        self._idf = {t: math.log(1 + count / df) * _weight(t) for t, df in self._df.items()}
         self._bm25 = None
         if chunks:
             retriever = bm25s.BM25()
@@ -372,11 +373,11 @@ class DocumentIndex:
         known word (`_unknown_mass`), and words every document contains ("회사", "규정")
         count little, so "회사 양자역학 규정" stays low; numbers alone match nothing.
         """
-        if not known:
-            return 0.0
         idf = self._idf
-        matched = known & text_tokens
         known_mass = sum(idf[t] for t in known)
+        if not known_mass:  # nothing, or only small numbers, which weigh nothing
+            return 0.0
+        matched = known & text_tokens
         unknown_mass = self._unknown_mass(known, unknown)
         confidence = sum(idf[t] for t in matched) / (known_mass + unknown_mass)
         count = len(self._chunk_tokens)
@@ -395,7 +396,8 @@ class DocumentIndex:
         if not known or not unknown:
             return 0.0
         count = max(1, len(self._chunk_tokens))
-        topical = [t for t in known if self._df[t] / count <= GENERIC_DF] or list(known)
+        words = [t for t in known if self._idf[t] > 0] or list(known)  # no small number
+        topical = [t for t in words if self._df[t] / count <= GENERIC_DF] or words
         return UNKNOWN_WEIGHT * sum(self._idf[t] for t in topical) / len(topical) * len(unknown)
 
     def _keyword(self, query_tokens: list[str], n: int) -> list[tuple[int, float]]:
@@ -481,6 +483,23 @@ class DocumentIndex:
         with self._lock:
             keywords = self._keywords.get(hit.chunk_id, "")
         return _text_terms(_passage(hit.heading, keywords, hit.text))
+
+    def keyword_scores(self, query: str, hits: Sequence[Hit]) -> list[float]:
+        """BM25 of `query` against each passage's chunk (0 for a chunk the index lacks).
+
+        A graded match where coverage (`confidence_of`) ties: of two passages that hold all
+        of a short query, the one whose words are more about it scores higher.
+        """
+        with self._lock:
+            self.refresh()
+            _, query_tokens, _, _ = self._terms(query)
+            if self._bm25 is None or not query_tokens:
+                return [0.0 for _ in hits]
+            scores = self._bm25.get_scores(query_tokens)  # type: ignore[attr-defined]
+            return [
+                float(scores[self._rows[h.chunk_id]]) if h.chunk_id in self._rows else 0.0
+                for h in hits
+            ]
 
     def heading_terms(self, hit: Hit) -> frozenset[str]:
         """The search terms of a passage's heading path alone."""
@@ -578,6 +597,19 @@ class DocumentIndex:
 def _passage(heading: str, keywords: str, text: str) -> str:
     """What is searched of a passage: its heading path, its section's keywords, its text."""
     return f"{heading}\n{keywords}\n{text}" if keywords else f"{heading}\n{text}"
+
+
+def _weight(term: str) -> float:
+    """What a term's IDF is multiplied by.
+
+    A small number ("1년에", "2주", "하루 3번") is a quantity: matched apart from its unit
+    it says nothing of the topic, where a longer number names something ("내선 2305",
+    "2024년"). A verb or adjective, or an everyday English verb or adverb, says how rather
+    than what.
+    """
+    if term.isdigit() and len(term) <= SMALL_NUMBER_DIGITS:
+        return 0.0
+    return PREDICATE_WEIGHT if is_predicate(term) or term in _english_phrasing() else 1.0
 
 
 @lru_cache(maxsize=1)

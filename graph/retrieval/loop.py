@@ -47,6 +47,8 @@ MAX_CALLS = 3
 """Retrieval tool calls a turn may make (search_all, search_by_metadata, get_section)."""
 CONTEXT_K = 3
 """Ranked passages that go into the model's context."""
+PART_K = 2
+"""Passages `search_all` adds for each part of a two-part query, searched on its own."""
 COVERED = 0.75
 """Share of the question the top passages must hold together to be sufficient."""
 
@@ -68,13 +70,13 @@ CONJOINS = re.compile(r"(?<=[가-힣0-9A-Za-z])(랑|와|과|하고)\s")
 """Korean particles that join two nouns ("A랑 B는 얼마야?"): two topics, or one."""
 
 ASKS_TWICE = re.compile(
-    r"(얼마|며칠|몇\s?\w+|언제|어디|뭐|무엇|누구)(이)?고\s*,?\s|"
+    r"(얼마|며칠|몇\s?\w+|언제|어디|뭐|무엇|누구)(이)?(\s+[가-힣]+?)?고\s*,?\s|"
     r"\band\s+(?:(?:on|in|at|for|to|by)\s+)?(?=(how|what|when|where|which|who|whom)\b)",
     re.I,
 )
-"""Where a question asks a second thing outright ("A는 얼마고 B는?", "A, and how much is
-B?"), if the rest has a question word of its own (`QUESTION_WORD`): "몇 번이고 나눠 써도
-돼?" asks one thing."""
+"""Where a question asks a second thing outright ("A는 얼마고 B는?", "A는 며칠 생기고, B는
+언제까지야?", "A, and how much is B?"), if the rest has a question word of its own
+(`QUESTION_WORD`): "몇 번이고 나눠 써도 돼?" asks one thing."""
 
 QUESTION_WORD = re.compile(
     r"얼마|며칠|몇|언제|어디|뭐|무엇|무슨|누구|어느|어떻게|왜|\b(how|what|when|where|which|who|whom|why)\b",
@@ -154,13 +156,27 @@ class LoopResult:
 def search_all(
     index: DocumentIndex, query: str, faq_k: int = FAQ_K, guide_k: int = GUIDE_K
 ) -> list[Hit]:
-    """FAQ and guide passages for `query`: the best `faq_k` of the FAQs, `guide_k` of the rest."""
+    """FAQ and guide passages for `query`: the best `faq_k` of the FAQs, `guide_k` of the rest.
+
+    A query in two parts (`split_question`) also gets the best PART_K passages of each part
+    searched on its own, after the others: the passage about one part often shares too few
+    words with the whole question to be among its best ("재택근무 지원금은 얼마고 급여는
+    매달 며칠에 들어와?" finds the salary's make-up, which names both, before payday). Every
+    passage's confidence is for the whole query.
+    """
     meta = index.documents()
     hits = index.search(query, k=4 * (faq_k + guide_k))
     faq = [h for h in hits if meta.get(h.source, {}).get("doc_type") == "faq"][:faq_k]
     guide = [h for h in hits if meta.get(h.source, {}).get("doc_type") != "faq"][:guide_k]
     chosen = {h.chunk_id for h in faq + guide}
-    return [h for h in hits if h.chunk_id in chosen]  # in the search's order
+    found = [h for h in hits if h.chunk_id in chosen]  # in the search's order
+    parts = split_question(index, query)
+    for part in parts if len(parts) > 1 else []:
+        for h in index.search(part, k=PART_K):
+            if h.chunk_id not in chosen:
+                chosen.add(h.chunk_id)
+                found.append(replace(h, confidence=index.confidence_of(query, h)))
+    return found
 
 
 def search_by_metadata(
@@ -204,7 +220,7 @@ def typed_confidences(index: DocumentIndex, question: str, passages: Sequence[Hi
     """
     kinds = asked_kinds(question)
     weights, unknown_mass = index.weighted_terms(question)
-    if not kinds or not weights:
+    if not kinds or not sum(weights.values()):  # no words, or only small numbers
         return [p.confidence for p in passages]
     unit = sum(weights.values()) / len(weights)
     total = sum(weights.values()) + unknown_mass
@@ -286,38 +302,50 @@ def _asks_twice(question: str) -> bool:
     )
 
 
-def question_parts(
-    index: DocumentIndex, question: str, passages: Sequence[Hit]
-) -> tuple[list[str], list[tuple[float, int | None]]]:
-    """The parts of a two-part question and each part's passage (`assign_parts`).
+def split_question(index: DocumentIndex, question: str) -> list[str]:
+    """The two parts a question may be in, or [question] when it cannot be split.
 
     A question that asks two things outright ("A는 얼마고 B는 며칠이야?", "A, and how much is
-    B?") is split. One that only joins two words ("A랑 B는 각각 얼마야?") is split only when
-    two passages answer it that no one passage does, each its own part well (a conjunction
-    also joins the words of one topic: "신입이랑 선배가 같이 먹으면"). The split is at the
-    connector that leaves the search terms most evenly on both sides; a side with no word
-    the documents use is no part. ([question], []) when it is one question.
+    B?") is split at its connectors; one that only joins two words ("A랑 B는 각각 얼마야?")
+    at its joining particles, when each side has at least two words the documents use (a
+    joined word of one topic, "신입이랑 선배가", is no part). The split is at the connector
+    that leaves the search terms most evenly on both sides; a side with no word the
+    documents use is no part. Whether a joined question really has two parts is for
+    `question_parts` to decide, by the passages found.
     """
-    whole: tuple[list[str], list[tuple[float, int | None]]] = ([question], [])
     outright = _asks_twice(question)
-    if not passages or not (outright or CONJOINS.search(question)):
-        return whole
+    if not (outright or CONJOINS.search(question)):
+        return [question]
     best: tuple[float, list[str]] = (0.0, [question])
     for match in (SPLITS if outright else CONJOINS).finditer(question):
         left, right = question[: match.start()].strip(), question[match.end() :].strip(" ,")
         if not outright and min(len(index.known_words(side)) for side in (left, right)) < 2:
-            continue  # a joined word of one topic ("신입이랑 선배가") is no part
+            continue
         weights = [sum(index.weighted_terms(side)[0].values()) for side in (left, right)]
         if min(weights) <= 0:
             continue
         balance = min(weights) / max(weights)
         if balance > best[0]:
             best = (balance, [left, right])
-    parts = best[1]
+    return best[1]
+
+
+def question_parts(
+    index: DocumentIndex, question: str, passages: Sequence[Hit]
+) -> tuple[list[str], list[tuple[float, int | None]]]:
+    """The parts of a two-part question and each part's passage (`assign_parts`).
+
+    A question that asks two things outright is in the parts `split_question` finds. One
+    that only joins two words is in two parts only when two passages answer it that no one
+    passage does, each its own part well (a conjunction also joins the words of one topic:
+    "신입이랑 선배가 같이 먹으면"). ([question], []) when it is one question.
+    """
+    whole: tuple[list[str], list[tuple[float, int | None]]] = ([question], [])
+    parts = split_question(index, question) if passages else [question]
     if len(parts) < 2:
         return whole
     covered = assign_parts(index, parts, passages)
-    if outright:
+    if _asks_twice(question):
         return parts, covered
     one = any(
         p.confidence >= MIN_CONFIDENCE and _held_together(index, question, [p]) >= COVERED
@@ -336,17 +364,20 @@ def assign_parts(
     its own (`union_confidence`). The pair of passages that answers the two parts best
     together; of equally good pairs, one with a passage for each part (a passage that only
     mentions the other part's topic in passing does not stand in for the passage about it),
-    then the pair whose headings name more of its parts' words, then the higher-ranked.
+    then the pair whose headings name more of its parts' words, then the pair each part's
+    words are more about (`keyword_scores`: BM25), then the higher-ranked.
     """
     terms = [index.passage_terms(p) for p in passages]
     headings = [index.heading_terms(p) for p in passages]
     scores: list[list[float]] = []
     named: list[list[int]] = []
+    graded: list[list[float]] = []
     for part in parts:
         weights, unknown_mass = index.weighted_terms(part)
         scores.append([_share(weights, unknown_mass, held) for held in terms])
         named.append([len(set(weights) & heading) for heading in headings])
-    best: tuple[tuple[float, bool, int, int], list[tuple[float, int | None]]] | None = None
+        graded.append(index.keyword_scores(part, passages))
+    best: tuple[tuple[float, bool, int, float, int], list[tuple[float, int | None]]] | None = None
     choices = range(-1, len(passages))  # -1: no passage for that part
     for i in choices:
         for j in choices:
@@ -355,7 +386,8 @@ def assign_parts(
             if (i >= 0 and a <= 0) or (j >= 0 and b <= 0):
                 continue
             in_heading = (named[0][i] if i >= 0 else 0) + (named[1][j] if j >= 0 else 0)
-            key = (round(a + b, 3), i != j, in_heading, -(i + j))
+            bm25 = (graded[0][i] if i >= 0 else 0.0) + (graded[1][j] if j >= 0 else 0.0)
+            key = (round(a + b, 3), i != j, in_heading, round(bm25, 3), -(i + j))
             if best is None or key > best[0]:
                 best = (key, [(a, i if i >= 0 else None), (b, j if j >= 0 else None)])
     assert best is not None  # (-1, -1) always qualifies

@@ -345,3 +345,24 @@ def test_a_passage_about_the_questions_noun_beats_one_sharing_only_its_verb(
     index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
     hits = {h.heading: h.confidence for h in index.search("급여는 매달 며칠에 들어와?", k=2)}
     assert hits["돈 안내 > 지급일"] > hits["돈 안내 > 경비"]
+
+
+def test_a_small_number_is_a_quantity_and_weighs_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "leave.md").write_text(
+        "# 휴가\n## 병가\n병가는 연간 10일까지 유급입니다.\n"
+        "## 경조사\n본인 결혼은 5일, 자녀 결혼은 1일입니다. 병가와 따로 씁니다.\n"
+        "## 문의\n휴가 문의는 내선 2305로 합니다.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
+    weights, _ = index.weighted_terms("유급 병가는 1년에 며칠이야?")
+    assert weights["1"] == 0 and weights["병가"] > 0
+    # "1" of "1년" matched "1일" of another section: it does not make that one surer
+    hits = index.search("유급 병가는 1년에 며칠이야?", k=3)
+    sick = next(h for h in hits if h.heading.endswith("병가"))
+    family = next(h for h in hits if h.heading.endswith("경조사"))
+    assert hits[0] == sick and family.confidence < sick.confidence
+    weights, _ = index.weighted_terms("내선 2305는 누구야?")
+    assert weights["2305"] > 0  # a longer number names something

@@ -18,11 +18,13 @@ from graph.retrieval.loop import (
     MAX_CALLS,
     NOT_FOUND,
     Judgement,
+    assign_parts,
     judge_rule,
     model_judge,
     question_parts,
     run_loop,
     search_all,
+    split_question,
 )
 from graph.turns import content_text
 from prompt import get_prompt
@@ -253,6 +255,72 @@ def test_a_two_part_question_is_no_surer_than_its_passages_answer_all_of_it(
         "주차 안내 > 방문객 주차",
         "구내식당 안내 > 운영 시간",
     }
+
+
+@pytest.fixture()
+def payroll(tmp_path: Path) -> DocumentIndex:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "payroll.md").write_text(
+        "# 급여 안내\n\n## 급여 구성\n\n급여는 기본급과 식대로 이루어집니다. 재택근무 "
+        "지원금도 급여와 함께 들어옵니다.\n\n## 급여일\n\n급여는 매월 25일에 들어옵니다. "
+        "급여일이 주말이면 급여를 하루 앞당겨 줍니다.\n",
+        "utf-8",
+    )
+    (docs / "remote.md").write_text(
+        "# 재택근무\n\n## 장비와 지원금\n\n재택근무 지원금은 월 3만원입니다.\n\n"
+        "## 신청\n\n재택근무는 전날까지 신청합니다.\n",
+        "utf-8",
+    )
+    return DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
+
+
+def test_each_part_of_a_two_part_question_is_searched_too(payroll: DocumentIndex) -> None:
+    question = "재택근무 지원금은 얼마고 급여는 매달 며칠에 들어와?"
+    # the whole question's best two: the sections that name both parts' words
+    whole = payroll.search(question, k=2)
+    assert "급여 안내 > 급여일" not in [h.heading for h in whole]
+    found = search_all(payroll, question, faq_k=0, guide_k=2)
+    assert split_question(payroll, question) == [
+        "재택근무 지원금은 얼마",
+        "급여는 매달 며칠에 들어와?",
+    ]
+    headings = [h.heading for h in found]
+    assert "급여 안내 > 급여일" in headings and headings[: len(whole)] == [h.heading for h in whole]
+    for hit in found:  # every passage is judged against the whole question
+        assert hit.confidence == payroll.confidence_of(question, hit)
+    # one question is searched once, as it was
+    assert search_all(payroll, "급여일", faq_k=0, guide_k=2) == payroll.search("급여일", k=8)[:2]
+
+
+def test_of_two_passages_holding_all_of_a_part_the_one_about_it_answers_it(
+    payroll: DocumentIndex,
+) -> None:
+    hits = payroll.search("급여", k=8)
+    make_up = next(h for h in hits if h.heading.endswith("급여 구성"))
+    payday = next(h for h in hits if h.heading.endswith("급여일"))
+    parts = ["재택근무 지원금은 얼마", "급여는 언제 들어와?"]
+    scores = payroll.keyword_scores(parts[1], [make_up, payday])
+    assert scores[1] > scores[0] > 0
+    remote = payroll.search("재택근무 지원금", k=1)[0]
+    # both hold every word of the second part; the make-up is ranked first, yet payday,
+    # whose words are more about it, answers it
+    picks = assign_parts(payroll, parts, [remote, make_up, payday])
+    assert [i for _, i in picks] == [0, 2]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "방문객 주차 요금은 얼마 내고, 구내식당 점심은 언제 열어?",
+        "방문객 주차 요금은 얼마고 점심은 언제 열어?",
+    ],
+)
+def test_a_question_word_then_a_verb_and_go_asks_twice(
+    two_topics: DocumentIndex, question: str
+) -> None:
+    left, right = split_question(two_topics, question)
+    assert left.startswith("방문객 주차") and "점심" in right
 
 
 @pytest.mark.parametrize(
