@@ -83,6 +83,14 @@ QUESTION_WORD = re.compile(
     re.I,
 )
 
+REFERS_BACK = re.compile(
+    r"\b(it|its|them|their|those)\b|그거|그것|그건|그걸|그게|거기|그\s?사람|그분",
+    re.I,
+)
+"""A pronoun that points back at the question's first part ("..., and who picks them?"):
+a part with one is about the first part's topic, not one of its own. ("they", "that" and
+"this" are left out: "when do they pay?", "the form that I sign", "this year".)"""
+
 SPLITS = re.compile(r"(랑|하고|과|와|고)\s|,|그리고|\band\b", re.I)
 """Connectors a two-part question is split at ("각각", "both" only say that it has two)."""
 
@@ -310,7 +318,8 @@ def split_question(index: DocumentIndex, question: str) -> list[str]:
     at its joining particles, when each side has at least two words the documents use (a
     joined word of one topic, "신입이랑 선배가", is no part). The split is at the connector
     that leaves the search terms most evenly on both sides; a side with no word the
-    documents use is no part. Whether a joined question really has two parts is for
+    documents use is no part, nor one that points back at the first ("..., and who picks
+    them?", `REFERS_BACK`). Whether a joined question really has two parts is for
     `question_parts` to decide, by the passages found.
     """
     outright = _asks_twice(question)
@@ -319,6 +328,8 @@ def split_question(index: DocumentIndex, question: str) -> list[str]:
     best: tuple[float, list[str]] = (0.0, [question])
     for match in (SPLITS if outright else CONJOINS).finditer(question):
         left, right = question[: match.start()].strip(), question[match.end() :].strip(" ,")
+        if REFERS_BACK.search(right):
+            continue  # "who picks them?" asks more of the first part's topic
         if not outright and min(len(index.known_words(side)) for side in (left, right)) < 2:
             continue
         weights = [sum(index.weighted_terms(side)[0].values()) for side in (left, right)]

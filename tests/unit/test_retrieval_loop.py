@@ -324,6 +324,19 @@ def test_a_question_word_then_a_verb_and_go_asks_twice(
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "방문객 주차 요금은 얼마고 그건 로비 어디서 받아?",
+        "방문객 주차 요금은 얼마고 거기 로비 어디야?",
+    ],
+)
+def test_a_part_that_points_back_at_the_first_is_no_part_of_its_own(
+    two_topics: DocumentIndex, question: str
+) -> None:
+    assert split_question(two_topics, question) == [question]
+
+
+@pytest.mark.parametrize(
     ("question", "kinds"),
     [
         ("경비는 언제까지 올려야 돼?", {"date", "duration"}),
