@@ -349,7 +349,10 @@ def question_parts(
     A question that asks two things outright is in the parts `split_question` finds. One
     that only joins two words is in two parts only when two passages answer it that no one
     passage does, each its own part well (a conjunction also joins the words of one topic:
-    "신입이랑 선배가 같이 먹으면"). ([question], []) when it is one question.
+    "신입이랑 선배가 같이 먹으면"). When each of the two passages is about its part (its
+    heading names the part's words), a passage that holds both parts' words stands in for
+    them only if its heading names both: "해외 컨퍼런스 지원" mentions "출장 일비" in
+    passing. ([question], []) when it is one question.
     """
     whole: tuple[list[str], list[tuple[float, int | None]]] = ([question], [])
     parts = split_question(index, question) if passages else [question]
@@ -358,12 +361,24 @@ def question_parts(
     covered = assign_parts(index, parts, passages)
     if _asks_twice(question):
         return parts, covered
+    two = len({i for _, i in covered}) == 2 and all(c >= MIN_CONFIDENCE for c, _ in covered)
+    if not two:
+        return whole
+    words = [set(index.weighted_terms(part)[0]) for part in parts]
+
+    def names(hit: Hit, part: int) -> bool:
+        return bool(words[part] & index.heading_terms(hit))
+
+    # each part's passage is about it (its heading names the part): then a passage that
+    # holds both only stands in for them if it is about both, not naming one in passing
+    about = all(i is not None and names(passages[i], k) for k, (_, i) in enumerate(covered))
     one = any(
-        p.confidence >= MIN_CONFIDENCE and _held_together(index, question, [p]) >= COVERED
+        p.confidence >= MIN_CONFIDENCE
+        and _held_together(index, question, [p]) >= COVERED
+        and (not about or all(names(p, k) for k in range(len(parts))))
         for p in passages
     )
-    two = len({i for _, i in covered}) == 2 and all(c >= MIN_CONFIDENCE for c, _ in covered)
-    return (parts, covered) if two and not one else whole
+    return whole if one else (parts, covered)
 
 
 def assign_parts(

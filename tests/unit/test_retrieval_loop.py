@@ -336,6 +336,36 @@ def test_a_part_that_points_back_at_the_first_is_no_part_of_its_own(
     assert split_question(two_topics, question) == [question]
 
 
+def test_a_passage_naming_the_other_part_in_passing_does_not_stand_in_for_both(
+    tmp_path: Path,
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "travel.md").write_text(
+        "# 출장 규정\n\n## 일비\n\n국내 출장 일비는 하루 3만원입니다.\n\n"
+        "## 숙박비\n\n서울 숙박비는 1박 15만원까지입니다.\n",
+        "utf-8",
+    )
+    (docs / "training.md").write_text(
+        "# 교육비 지원\n\n## 컨퍼런스 참가\n\n해외 컨퍼런스는 1회 300만원까지 지원합니다. "
+        "출장 규정의 숙박비 한도와 일비가 함께 적용됩니다.\n\n"
+        "## 도서 구입\n\n도서는 월 5만원까지 삽니다.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
+    question = "국내 출장 일비와 해외 컨퍼런스 지원 한도는?"
+    # the conference section holds every word of both parts, but names the per diem in
+    # passing: each part gets the section about it
+    result = run_loop(index, question)
+    by_part = {h.answers: h.heading for h in result.passages if h.answers}
+    assert by_part == {
+        "국내 출장 일비": "출장 규정 > 일비",
+        "해외 컨퍼런스 지원 한도는?": "교육비 지원 > 컨퍼런스 참가",
+    }
+    answer = _answer(index, question)
+    assert "하루 3만원" in answer and "1회 300만원" in answer
+
+
 @pytest.mark.parametrize(
     ("question", "kinds"),
     [
