@@ -13,10 +13,11 @@ import math
 import re
 import threading
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -46,6 +47,8 @@ about, verbs mostly how it is asked ("들어오다", "쓰다")."""
 COMPOUND_MATCHES = 3
 """Document compounds a query noun may stand for (`_compound_matches`), at most."""
 UNKNOWN_WEIGHT = 1.0
+TERM_CACHE = 512
+"""Queries whose terms an index remembers (the loop judges one question many times)."""
 SMALL_NUMBER_DIGITS = 2
 """Numbers this short are quantities and weigh nothing (`_weight`)."""
 """A query word no document contains weighs as much as an average known topical word (one
@@ -75,6 +78,22 @@ class Hit:
     it: below 0.5 the answer says nothing relevant was found."""
     answers: str = ""
     """For a question in two parts, the part this passage was chosen to answer (the loop's)."""
+
+
+class QueryTerms(NamedTuple):
+    """A query as the index matches it (`DocumentIndex._terms`)."""
+
+    expanded: str
+    """The query with its glossary terms added (for the embeddings)."""
+    tokens: list[str]
+    known: set[str]
+    """Its terms some document uses."""
+    unknown: set[str]
+    """Its written words no document has."""
+    synonyms: tuple[frozenset[str], ...]
+    """Each English word the glossary gives one Korean term for, as a pair of known terms
+    ("month", "월"): one idea in two languages, held when either is. (A word or phrase
+    with several terms, "drive my own car": 차량, 주행, 본인, ..., is not one idea each.)"""
 
 
 def _manifest(root: Path) -> dict[str, list[int]]:
@@ -113,6 +132,7 @@ class DocumentIndex:
         self._chunk_tokens: list[set[str]] = []
         self._keywords: dict[str, str] = {}
         """Chunk id -> its section's search keywords."""
+        self._term_cache: dict[str, QueryTerms] = {}
         self._rows: dict[str, int] = {}
         """Chunk id -> its row in `_chunks` (and in the BM25 and FAISS indexes)."""
         self._manifest: dict[str, list[int]] | None = None
@@ -171,6 +191,7 @@ class DocumentIndex:
         self._chunk_tokens = [set(t) for t in token_lists]
         self._keywords = {c.chunk_id: c.keywords for c in chunks if c.keywords}
         self._rows = {c.chunk_id: i for i, c in enumerate(chunks)}
+        self._term_cache = {}
         self._vocabulary = set().union(*self._chunk_tokens) if token_lists else set()
         count = len(self._chunk_tokens)
         self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
@@ -283,8 +304,16 @@ class DocumentIndex:
             "problems": problems,
         }
 
-    def _terms(self, query: str) -> tuple[str, list[str], set[str], set[str]]:
-        """(expanded query, its tokens, the known ones, the written words no document has)."""
+    def _terms(self, query: str) -> QueryTerms:
+        """The query's terms: known, unknown and synonyms (remembered until a rebuild)."""
+        found = self._term_cache.get(query)
+        if found is None:
+            if len(self._term_cache) >= TERM_CACHE:
+                self._term_cache.clear()
+            found = self._term_cache[query] = self._analyze(query)
+        return found
+
+    def _analyze(self, query: str) -> QueryTerms:
         ideas = concepts(query) if self.expand else []
         expanded = expand_query(query, ideas) if self.expand else query
         query_tokens = tokens(expanded)
@@ -308,7 +337,14 @@ class DocumentIndex:
                 unknown.discard(word)
                 query_tokens = [*query_tokens, *joined]
         known = {t for t in query_tokens if t in self._vocabulary}
-        return expanded, query_tokens, known, unknown
+        synonyms = tuple(
+            pair
+            for c in ideas
+            if len(c.written) == 1
+            and c.written[0].isascii()
+            and len(pair := c.alternatives & known) == 2
+        )
+        return QueryTerms(expanded, query_tokens, known, unknown, synonyms)
 
     def _unknown_english(self, written: list[str], ideas: list[Concept]) -> set[str]:
         """The query's English topic words that no document, keyword or glossary line has.
@@ -363,10 +399,7 @@ class DocumentIndex:
         self._compounds[word] = found
         return found
 
-    def _confidence(self, known: set[str], unknown: set[str], index: int) -> float:
-        return self._coverage(known, unknown, self._chunk_tokens[index])
-
-    def _coverage(self, known: set[str], unknown: set[str], text_tokens: set[str]) -> float:
+    def _coverage(self, terms: QueryTerms, text_tokens: AbstractSet[str]) -> float:
         """IDF-weighted share of the query's words found in a text.
 
         Words no document contains count as missing, each as much as an average topical
@@ -374,10 +407,11 @@ class DocumentIndex:
         count little, so "회사 양자역학 규정" stays low; numbers alone match nothing.
         """
         idf = self._idf
+        known, unknown = terms.known, terms.unknown
         known_mass = sum(idf[t] for t in known)
         if not known_mass:  # nothing, or only small numbers, which weigh nothing
             return 0.0
-        matched = known & text_tokens
+        matched = _credited(terms, text_tokens) & known
         unknown_mass = self._unknown_mass(known, unknown)
         confidence = sum(idf[t] for t in matched) / (known_mass + unknown_mass)
         count = len(self._chunk_tokens)
@@ -432,7 +466,8 @@ class DocumentIndex:
         with self._lock:
             self.refresh()
             mode = mode or self.default_mode
-            expanded, query_tokens, known, unknown = self._terms(query)
+            terms = self._terms(query)
+            expanded, query_tokens = terms.expanded, terms.tokens
             if mode == "keyword":
                 ranked = self._keyword(query_tokens, k)
             elif mode == "faiss":  # a query that cannot be embedded is still answered
@@ -453,7 +488,7 @@ class DocumentIndex:
                     heading=self._chunks[i].heading,
                     text=self._chunks[i].text,
                     score=round(score, 4),
-                    confidence=round(self._confidence(known, unknown, i), 3),
+                    confidence=round(self._coverage(terms, self._chunk_tokens[i]), 3),
                 )
                 for i, score in ranked
             ]
@@ -464,8 +499,7 @@ class DocumentIndex:
         """The confidence `hit` (its heading, section keywords and text) gets for `question`."""
         with self._lock:
             self.refresh()
-            _, _, known, unknown = self._terms(question)
-            return round(self._coverage(known, unknown, set(self.passage_terms(hit))), 3)
+            return round(self._coverage(self._terms(question), self.passage_terms(hit)), 3)
 
     def weighted_terms(self, question: str) -> tuple[dict[str, float], float]:
         """The question's known terms (glossary-expanded) with their IDF, and unknown mass.
@@ -474,9 +508,19 @@ class DocumentIndex:
         """
         with self._lock:
             self.refresh()
-            _, _, known, unknown = self._terms(question)
-            weights = {t: self._idf[t] for t in known}
-            return weights, self._unknown_mass(known, unknown)
+            terms = self._terms(question)
+            weights = {t: self._idf[t] for t in terms.known}
+            return weights, self._unknown_mass(terms.known, terms.unknown)
+
+    def credited(self, question: str, held: AbstractSet[str]) -> frozenset[str]:
+        """The terms `held` (a passage's) with the question's synonyms of any held term.
+
+        "month" in a question also stands for its gloss "월": a passage that holds one of
+        them holds the idea, and counts both.
+        """
+        with self._lock:
+            self.refresh()
+            return _credited(self._terms(question), held)
 
     def passage_terms(self, hit: Hit) -> frozenset[str]:
         """The search terms of a passage, heading and its section's keywords included."""
@@ -492,7 +536,7 @@ class DocumentIndex:
         """
         with self._lock:
             self.refresh()
-            _, query_tokens, _, _ = self._terms(query)
+            query_tokens = self._terms(query).tokens
             if self._bm25 is None or not query_tokens:
                 return [0.0 for _ in hits]
             scores = self._bm25.get_scores(query_tokens)  # type: ignore[attr-defined]
@@ -512,7 +556,8 @@ class DocumentIndex:
             held: set[str] = set()
             for p in passages:
                 held |= self.passage_terms(p)
-            return [t for t in self.known_words(question) if t not in held][:limit]
+            credited = _credited(self._terms(question), held)
+            return [t for t in self.known_words(question) if t not in credited][:limit]
 
     def known_words(self, text: str) -> list[str]:
         """The words of `text` itself (no glossary) that some document uses, in order."""
@@ -616,6 +661,12 @@ def _weight(term: str) -> float:
 def _english_phrasing() -> frozenset[str]:
     """`EN_PHRASING` as search tokens (stemmed)."""
     return frozenset(stem_english(w) for w in EN_PHRASING)
+
+
+def _credited(terms: QueryTerms, held: AbstractSet[str]) -> frozenset[str]:
+    """`held` with every synonym (`QueryTerms.synonyms`) of a term it holds."""
+    extra = [group for group in terms.synonyms if not group.isdisjoint(held)]
+    return frozenset(held).union(*extra) if extra else frozenset(held)
 
 
 @lru_cache(maxsize=4096)

@@ -248,7 +248,7 @@ def rank_by_coverage(index: DocumentIndex, question: str, passages: Sequence[Hit
     then the rest by confidence.
     """
     weights, _ = index.weighted_terms(question)
-    terms = [index.passage_terms(p) & set(weights) for p in passages]
+    terms = [index.credited(question, index.passage_terms(p)) & set(weights) for p in passages]
     confidence = typed_confidences(index, question, passages)
     left = [i for i, p in enumerate(passages) if p.confidence > 0]
     left.sort(key=lambda i: (-confidence[i], -passages[i].score))
@@ -278,11 +278,12 @@ def _share(weights: Mapping[str, float], unknown_mass: float, held: AbstractSet[
     return sum(weights[t] for t in matched) / total
 
 
-def _terms_held(index: DocumentIndex, passages: Sequence[Hit]) -> set[str]:
+def _terms_held(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> frozenset[str]:
+    """The terms the passages hold together, with the question's synonyms of them."""
     held: set[str] = set()
     for p in passages:
         held |= index.passage_terms(p)
-    return held
+    return index.credited(question, held)
 
 
 def _held_together(index: DocumentIndex, question: str, chosen: Sequence[Hit]) -> float:
@@ -291,7 +292,7 @@ def _held_together(index: DocumentIndex, question: str, chosen: Sequence[Hit]) -
     Words no document has are left out: the confidence already counts them against.
     """
     weights, _ = index.weighted_terms(question)
-    return _share(weights, 0.0, _terms_held(index, chosen))
+    return _share(weights, 0.0, _terms_held(index, question, chosen))
 
 
 def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -> float:
@@ -300,7 +301,7 @@ def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -
     Words no document has count against it, as in `Hit.confidence`.
     """
     weights, unknown_mass = index.weighted_terms(question)
-    return _share(weights, unknown_mass, _terms_held(index, hits))
+    return _share(weights, unknown_mass, _terms_held(index, question, hits))
 
 
 def _asks_twice(question: str) -> bool:
@@ -400,7 +401,7 @@ def assign_parts(
     graded: list[list[float]] = []
     for part in parts:
         weights, unknown_mass = index.weighted_terms(part)
-        scores.append([_share(weights, unknown_mass, held) for held in terms])
+        scores.append([_share(weights, unknown_mass, index.credited(part, held)) for held in terms])
         named.append([len(set(weights) & heading) for heading in headings])
         graded.append(index.keyword_scores(part, passages))
     best: tuple[tuple[float, bool, int, float, int], list[tuple[float, int | None]]] | None = None

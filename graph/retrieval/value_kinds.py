@@ -43,6 +43,10 @@ VALUES: dict[str, re.Pattern[str]] = {
 }
 """Value kind -> how a passage states one."""
 
+_TIME_AFTER = r"\s+(?:\w+\s+){0,2}?(?:time|leave|vacation|holidays?|notice|rest|days?\s+off)\b"
+"""What makes "how much" ask for time: "how much (paid) time off", "how much notice"."""
+_HOW_MUCH_TIME = rf"\bhow\s+much{_TIME_AFTER}"
+
 ASKS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
     (
         frozenset({"date", "duration"}),
@@ -55,14 +59,15 @@ ASKS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         frozenset({"duration"}),
         re.compile(
             r"얼마\s*(?:나|동안|만에)|며칠|몇\s*(?:일|주|달|개월|년|시간|분)|기간"
-            r"|(?i:\bhow\s+many\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b|\bhow\s+long\b)"
+            r"|(?i:\bhow\s+many\s+(?:days?|weeks?|months?|years?|hours?|minutes?)\b|\bhow\s+long\b"
+            rf"|{_HOW_MUCH_TIME})"
         ),
     ),
     (
         frozenset({"amount"}),
         re.compile(
             r"얼마(?!\s*(?:나|동안|만에))|금액|비용|몇\s*(?:프로|퍼센트|%)"
-            r"|(?i:\bhow\s+much\b|\bwhat\s+percent|\bcost\b|\bprice\b)"
+            rf"|(?i:\bhow\s+much\b(?!{_TIME_AFTER})|\bwhat\s+percent|\bcost\b|\bprice\b)"
         ),
     ),
     (  # a cap of money, time or things

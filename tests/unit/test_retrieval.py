@@ -366,3 +366,25 @@ def test_a_small_number_is_a_quantity_and_weighs_nothing(tmp_path: Path) -> None
     assert hits[0] == sick and family.confidence < sick.confidence
     weights, _ = index.weighted_terms("내선 2305는 누구야?")
     assert weights["2305"] > 0  # a longer number names something
+
+
+def test_an_english_word_and_its_one_korean_term_are_one_idea(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "pay.md").write_text(
+        "# 급여\n## 급여일\n<!-- keywords: salary date -->\n급여는 25일에 들어옵니다.\n"
+        "## 명세서\n급여 명세서는 매달 나옵니다. 포털에서 봅니다.\n"
+        "## 차량\n본인 차량으로 주행한 거리만큼 유류비를 받습니다.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
+    question = "Which day is salary paid?"
+    hits = {h.heading: h for h in index.search(question, k=3)}
+    payday, slip = hits["급여 > 급여일"], hits["급여 > 명세서"]
+    # "salary" is "급여": the section holding only the English keyword holds the idea as
+    # fully as one holding only the Korean term, and "급여" is credited to both
+    assert "급여" in index.credited(question, {"salari"})
+    assert "salari" in index.credited(question, {"급여"})
+    assert payday.confidence >= slip.confidence > 0
+    # a word glossed with several terms is no pair: "본인" alone does not hold "car"
+    assert "car" not in index.credited("Can I drive my own car?", {"본인"})

@@ -372,6 +372,9 @@ def test_a_passage_naming_the_other_part_in_passing_does_not_stand_in_for_both(
         ("경비는 언제까지 올려야 돼?", {"date", "duration"}),
         ("How long do I have to file my trip costs?", {"date", "duration"}),
         ("교육비는 1년에 얼마까지 나와?", {"amount"}),
+        ("How much paid time off do I get as the dad?", {"duration"}),  # time, not money
+        ("How much notice do I have to give?", {"duration"}),
+        ("How much do I get back for the mileage?", {"amount"}),
         ("What time should I show up on my first day?", {"time"}),
         ("카드 잃어버리면 어디로 전화해?", {"phone"}),
         ("Which floor is the security team on?", {"floor"}),
