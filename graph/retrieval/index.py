@@ -185,7 +185,7 @@ class DocumentIndex:
     ) -> None:
         import bm25s
 
-        token_lists = [tokens(self._searchable(c)) for c in chunks]
+        token_lists = [tokens(self._searchable(c), joined=True) for c in chunks]
         self._chunks, self._warnings, self._manifest = chunks, warnings, manifest
         self._documents = None  # read again on next use
         self._chunk_tokens = [set(t) for t in token_lists]
@@ -316,8 +316,8 @@ class DocumentIndex:
     def _analyze(self, query: str) -> QueryTerms:
         ideas = concepts(query) if self.expand else []
         expanded = expand_query(query, ideas) if self.expand else query
-        query_tokens = tokens(expanded)
-        written = tokens(query)
+        query_tokens = tokens(expanded, joined=True)
+        written = tokens(query, joined=True)
         unknown = {
             t
             for t in written
@@ -563,7 +563,7 @@ class DocumentIndex:
         """The words of `text` itself (no glossary) that some document uses, in order."""
         with self._lock:
             self.refresh()
-            return [t for t in dict.fromkeys(tokens(text)) if t in self._vocabulary]
+            return [t for t in dict.fromkeys(tokens(text, joined=True)) if t in self._vocabulary]
 
     def refine(self, question: str) -> str:
         """A narrower query: the question without unknown words and words most chunks share.
@@ -572,7 +572,7 @@ class DocumentIndex:
         """
         with self._lock:
             self.refresh()
-            written = list(dict.fromkeys(tokens(question)))
+            written = list(dict.fromkeys(tokens(question, joined=True)))
             count = max(1, len(self._chunk_tokens))
             kept = [
                 t
@@ -672,7 +672,7 @@ def _credited(terms: QueryTerms, held: AbstractSet[str]) -> frozenset[str]:
 @lru_cache(maxsize=4096)
 def _text_terms(text: str) -> frozenset[str]:
     """The search terms of a text (passages are judged again at every step of the loop)."""
-    return frozenset(tokens(text))
+    return frozenset(tokens(text, joined=True))
 
 
 def format_hits(hits: Sequence[Hit]) -> str:

@@ -140,11 +140,15 @@ def _join_latin(morphs: list[Any]) -> list[Any]:
     return out
 
 
-def tokens(text: str) -> list[str]:
+def tokens(text: str, joined: bool = False) -> list[str]:
     """Search tokens of `text`, in order, with repeats.
 
     Args:
         text: Korean, English or mixed text.
+        joined: Also the word a bound noun and the noun written right after it make:
+            Kiwi reads the first syllable of some compounds as a bound noun in some
+            sentences ("해외 출장 일비를" -> "일"/NNB + "비") and not in others ("일비"
+            alone stays whole); a bound noun is dropped, so the word would be lost.
 
     Returns:
         Nouns, verb/adjective stems (as dictionary forms, "쓰다"), roots, numbers and
@@ -155,8 +159,11 @@ def tokens(text: str) -> list[str]:
     with _lock:  # Kiwi is not documented as thread-safe; analysis is fast.
         morphs = _analyzer().tokenize(text)
     out: list[str] = []
-    for morph in _join_latin(morphs):
+    morphs = _join_latin(morphs)
+    for i, morph in enumerate(morphs):
         tag = morph.tag.split("-")[0]  # "VV-R" / "VA-I": regular or irregular stems
+        if joined and i and _compound(morphs[i - 1], morph):
+            out.append(morphs[i - 1].form + morph.form)
         if tag not in _KEEP_TAGS:
             continue
         form = morph.form.lower()
@@ -176,6 +183,16 @@ def tokens(text: str) -> list[str]:
             ):
                 out.append(form[:-1])
     return out
+
+
+def _compound(first: Any, second: Any) -> bool:
+    """Whether two morphemes are a bound noun and a noun written together as one word."""
+    return (
+        first.tag.split("-")[0] == "NNB"
+        and second.tag.split("-")[0] in ("NNG", "NNP")
+        and first.start + first.len == second.start
+        and bool(_HANGUL.match(first.form + second.form))
+    )
 
 
 @functools.lru_cache(maxsize=65_536)

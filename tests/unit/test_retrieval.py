@@ -388,3 +388,24 @@ def test_an_english_word_and_its_one_korean_term_are_one_idea(tmp_path: Path) ->
     assert payday.confidence >= slip.confidence > 0
     # a word glossed with several terms is no pair: "본인" alone does not hold "car"
     assert "car" not in index.credited("Can I drive my own car?", {"본인"})
+
+
+def test_a_word_whose_first_syllable_the_analyzer_reads_as_a_bound_noun_is_kept(
+    tmp_path: Path,
+) -> None:
+    from graph.retrieval.tokenize import tokens
+
+    # Kiwi cuts "일비" into a bound noun "일" (dropped) and "비" in this sentence
+    assert "일비" not in tokens("해외 출장 일비를 알려줘")
+    assert "일비" in tokens("해외 출장 일비를 알려줘", joined=True)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "travel.md").write_text(
+        "# 출장\n## 일비\n해외 출장 일비는 하루 60달러입니다.\n"
+        "## 항공\n해외 출장 항공권은 이코노미석으로 삽니다. 비행 시간이 길면 좌석 등급을 올립니다.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
+    weights, _ = index.weighted_terms("해외 출장 일비를 알려줘")
+    assert "일비" in weights
+    assert index.search("해외 출장 일비를 알려줘", k=1)[0].heading == "출장 > 일비"
