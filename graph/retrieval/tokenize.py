@@ -164,6 +164,8 @@ def tokens(text: str, joined: bool = False) -> list[str]:
         tag = morph.tag.split("-")[0]  # "VV-R" / "VA-I": regular or irregular stems
         if joined and i and _compound(morphs[i - 1], morph):
             out.append(morphs[i - 1].form + morph.form)
+        if joined and tag == "MAG" and morph.form in EVERY:
+            out.append(EVERY[morph.form])
         if tag not in _KEEP_TAGS:
             continue
         form = morph.form.lower()
@@ -183,6 +185,11 @@ def tokens(text: str, joined: bool = False) -> list[str]:
             ):
                 out.append(form[:-1])
     return out
+
+
+EVERY = {"매월": "월", "매달": "월", "매주": "주", "매년": "년", "매일": "일"}
+"""Adverbs of "every" a unit of time ("매월 25일"), and the unit they name: a question asks
+with the noun ("월급일", "monthly" -> "월"), and the adverb itself is no search token."""
 
 
 def _compound(first: Any, second: Any) -> bool:

@@ -409,3 +409,23 @@ def test_a_word_whose_first_syllable_the_analyzer_reads_as_a_bound_noun_is_kept(
     weights, _ = index.weighted_terms("해외 출장 일비를 알려줘")
     assert "일비" in weights
     assert index.search("해외 출장 일비를 알려줘", k=1)[0].heading == "출장 > 일비"
+
+
+def test_every_month_in_a_document_names_the_month_a_question_asks_with(
+    tmp_path: Path,
+) -> None:
+    from graph.retrieval.tokenize import tokens
+
+    # "매월" is an adverb and no search token; the documents' reader gets its unit
+    assert "월" not in tokens("급여는 매월 25일에 지급합니다")
+    assert "월" in tokens("급여는 매월 25일에 지급합니다", joined=True)
+    assert "주" in tokens("매주 금요일에 모입니다", joined=True)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "pay.md").write_text("# 급여\n## 지급\n급여는 매월 25일에 지급합니다.\n", "utf-8")
+    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
+    # the glossary gives "month" as "월", which the section now holds
+    question = "Which day of the month is salary paid?"
+    hit = index.search(question, k=1)[0]
+    weights, _ = index.weighted_terms(question)
+    assert "월" in weights and "월" in index.passage_terms(hit)
