@@ -100,6 +100,17 @@ def asks_the_clock(text: str) -> bool:
     """A question about the time or date now ("지금 몇 시야?", "what day is it?").
 
     A question about when something happens ("몇 시부터 몇 시까지 답해야 돼?", "What time
-    should I show up on my first day?") asks the documents or the conversation instead.
+    should I show up on my first day?") asks the documents or the conversation instead,
+    and so does "what date (day) is it?" right after a question about a thing: "it" is
+    that thing ("Do we get the company's birthday off? What date is it?"). ("What time is
+    it?" always asks the clock.)
     """
-    return bool(_CLOCK.search(text))
+    found = _CLOCK.search(text)
+    if found is None:
+        return False
+    refers_back = (
+        re.search(r"\b(date|day) is it\b", found.group(0), re.I)
+        and "?" in text[: found.start()]
+        and not text[found.end() :].strip(" ?!.")  # not "... is it today?"
+    )
+    return not refers_back
