@@ -85,10 +85,10 @@ class QueryTerms(NamedTuple):
 
     expanded: str
     """The query with its glossary terms added (for the embeddings)."""
-    tokens: list[str]
-    known: set[str]
+    tokens: tuple[str, ...]
+    known: frozenset[str]
     """Its terms some document uses."""
-    unknown: set[str]
+    unknown: frozenset[str]
     """Its written words no document has."""
     synonyms: tuple[frozenset[str], ...]
     """Each English word the glossary gives one Korean term for, as a pair of known terms
@@ -344,7 +344,9 @@ class DocumentIndex:
             and c.written[0].isascii()
             and len(pair := c.alternatives & known) == 2
         )
-        return QueryTerms(expanded, query_tokens, known, unknown, synonyms)
+        return QueryTerms(
+            expanded, tuple(query_tokens), frozenset(known), frozenset(unknown), synonyms
+        )
 
     def _unknown_english(self, written: list[str], ideas: list[Concept]) -> set[str]:
         """The query's English topic words that no document, keyword or glossary line has.
@@ -421,7 +423,7 @@ class DocumentIndex:
             confidence *= 0.5  # only words that most documents share ("회사", "규정")
         return confidence
 
-    def _unknown_mass(self, known: set[str], unknown: set[str]) -> float:
+    def _unknown_mass(self, known: AbstractSet[str], unknown: AbstractSet[str]) -> float:
         """The weight of the query's words no document has.
 
         Each weighs as much as an average known word that is about something (not one most
@@ -434,11 +436,11 @@ class DocumentIndex:
         topical = [t for t in words if self._df[t] / count <= GENERIC_DF] or words
         return UNKNOWN_WEIGHT * sum(self._idf[t] for t in topical) / len(topical) * len(unknown)
 
-    def _keyword(self, query_tokens: list[str], n: int) -> list[tuple[int, float]]:
+    def _keyword(self, query_tokens: Sequence[str], n: int) -> list[tuple[int, float]]:
         if self._bm25 is None or not query_tokens:
             return []
         n = min(n, len(self._chunks))
-        docs, scores = self._bm25.retrieve([query_tokens], k=n, show_progress=False)  # type: ignore[attr-defined]
+        docs, scores = self._bm25.retrieve([list(query_tokens)], k=n, show_progress=False)  # type: ignore[attr-defined]
         return [(int(d), float(s)) for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
 
     def _vector(self, query: str, n: int) -> list[tuple[int, float]]:
@@ -539,7 +541,7 @@ class DocumentIndex:
             query_tokens = self._terms(query).tokens
             if self._bm25 is None or not query_tokens:
                 return [0.0 for _ in hits]
-            scores = self._bm25.get_scores(query_tokens)  # type: ignore[attr-defined]
+            scores = self._bm25.get_scores(list(query_tokens))  # type: ignore[attr-defined]
             return [
                 float(scores[self._rows[h.chunk_id]]) if h.chunk_id in self._rows else 0.0
                 for h in hits
