@@ -424,7 +424,9 @@ def assign_parts(
 def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> Judgement:
     """The offline judgement: the same JSON a model gives, by a rule anyone can follow.
 
-    Rank by coverage (`rank_by_coverage`); the confidence is the best passage's. Sufficient
+    Rank by coverage (`rank_by_coverage`); the confidence is the best passage's, lowered
+    when the question asks for a kind of value it does not state (`typed_confidences`:
+    "언제" of a passage with no date). Sufficient
     when that reaches MIN_CONFIDENCE, the top passages together hold most of the question
     (a word they all lack is `missing`), and a question asking for steps does not rest on a
     piece of a longer section. A question in two parts (`question_parts`) puts each part's
@@ -457,7 +459,7 @@ def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> 
     steps_cut = bool(_STEPS.search(question)) and partial
     if steps_cut:
         missing.append("steps (the best passage is part of a longer section)")
-    confidence = top.confidence
+    confidence = min(top.confidence, typed_confidences(index, question, [top])[0])
     weak: list[str] = []
     if covered:
         weak = [part for part, (c, _) in zip(parts, covered, strict=True) if c < MIN_CONFIDENCE]

@@ -366,6 +366,22 @@ def test_a_passage_naming_the_other_part_in_passing_does_not_stand_in_for_both(
     assert "하루 3만원" in answer and "1회 300만원" in answer
 
 
+def test_a_passage_without_the_kind_of_value_asked_for_answers_less_surely(
+    two_topics: DocumentIndex,
+) -> None:
+    # the parking section states an amount, not a date
+    for question, lowered in (
+        ("방문객 주차 요금은 얼마야?", False),
+        ("방문객 주차 요금은 언제 바뀌어?", True),
+    ):
+        hits = search_all(two_topics, question)
+        judged = judge_rule(two_topics, question, hits)
+        top = hits[judged.ranked_indices[0] - 1]
+        assert top.heading == "주차 안내 > 방문객 주차"
+        assert (judged.confidence < top.confidence) is lowered
+        assert judged.confidence <= top.confidence  # never raised
+
+
 @pytest.mark.parametrize(
     ("question", "kinds"),
     [
