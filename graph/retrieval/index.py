@@ -47,6 +47,9 @@ about, verbs mostly how it is asked ("들어오다", "쓰다")."""
 COMPOUND_MATCHES = 3
 """Document compounds a query noun may stand for (`_compound_matches`), at most."""
 UNKNOWN_WEIGHT = 1.0
+HINT_WEIGHT = 0.5
+"""A related word the glossary adds for a Korean word (`QueryTerms.hints`) weighs this much
+of its IDF: the user did not say it."""
 TERM_CACHE = 512
 """Queries whose terms an index remembers (the loop judges one question many times)."""
 SMALL_NUMBER_DIGITS = 2
@@ -94,6 +97,9 @@ class QueryTerms(NamedTuple):
     """Each English word the glossary gives one Korean term for, as a pair of known terms
     ("month", "월"): one idea in two languages, held when either is. (A word or phrase
     with several terms, "drive my own car": 차량, 주행, 본인, ..., is not one idea each.)"""
+    hints: frozenset[str] = frozenset()
+    """Terms the glossary adds for a Korean word that the query does not write ("회사
+    주식" -> "공시"): related words, which weigh HINT_WEIGHT."""
 
 
 def _manifest(root: Path) -> dict[str, list[int]]:
@@ -337,6 +343,14 @@ class DocumentIndex:
                 unknown.discard(word)
                 query_tokens = [*query_tokens, *joined]
         known = {t for t in query_tokens if t in self._vocabulary}
+        said = set(written)
+        hints = frozenset(
+            t
+            for c in ideas
+            if not any(w.isascii() for w in c.written)
+            for t in c.alternatives & known
+            if t not in said
+        )
         synonyms = tuple(
             pair
             for c in ideas
@@ -345,7 +359,7 @@ class DocumentIndex:
             and len(pair := c.alternatives & known) == 2
         )
         return QueryTerms(
-            expanded, tuple(query_tokens), frozenset(known), frozenset(unknown), synonyms
+            expanded, tuple(query_tokens), frozenset(known), frozenset(unknown), synonyms, hints
         )
 
     def _unknown_english(self, written: list[str], ideas: list[Concept]) -> set[str]:
@@ -408,20 +422,24 @@ class DocumentIndex:
         known word (`_unknown_mass`), and words every document contains ("회사", "규정")
         count little, so "회사 양자역학 규정" stays low; numbers alone match nothing.
         """
-        idf = self._idf
+        weights = self._weights(terms)
         known, unknown = terms.known, terms.unknown
-        known_mass = sum(idf[t] for t in known)
+        known_mass = sum(weights.values())
         if not known_mass:  # nothing, or only small numbers, which weigh nothing
             return 0.0
         matched = _credited(terms, text_tokens) & known
         unknown_mass = self._unknown_mass(known, unknown)
-        confidence = sum(idf[t] for t in matched) / (known_mass + unknown_mass)
+        confidence = sum(weights[t] for t in matched) / (known_mass + unknown_mass)
         count = len(self._chunk_tokens)
         if all(t.isdigit() for t in matched):
             return 0.0  # numbers alone name no topic ("What is 15% of 2400?", 내선 2400)
         if count >= 20 and all(self._df[t] / count > GENERIC_DF for t in matched):
             confidence *= 0.5  # only words that most documents share ("회사", "규정")
         return confidence
+
+    def _weights(self, terms: QueryTerms) -> dict[str, float]:
+        """Each known term's weight: its IDF, HINT_WEIGHT of it for a related word."""
+        return {t: self._idf[t] * (HINT_WEIGHT if t in terms.hints else 1.0) for t in terms.known}
 
     def _unknown_mass(self, known: AbstractSet[str], unknown: AbstractSet[str]) -> float:
         """The weight of the query's words no document has.
@@ -511,8 +529,7 @@ class DocumentIndex:
         with self._lock:
             self.refresh()
             terms = self._terms(question)
-            weights = {t: self._idf[t] for t in terms.known}
-            return weights, self._unknown_mass(terms.known, terms.unknown)
+            return self._weights(terms), self._unknown_mass(terms.known, terms.unknown)
 
     def credited(self, question: str, held: AbstractSet[str]) -> frozenset[str]:
         """The terms `held` (a passage's) with the question's synonyms of any held term.

@@ -429,3 +429,26 @@ def test_every_month_in_a_document_names_the_month_a_question_asks_with(
     hit = index.search(question, k=1)[0]
     weights, _ = index.weighted_terms(question)
     assert "월" in weights and "월" in index.passage_terms(hit)
+
+
+def test_a_related_word_the_glossary_adds_for_a_korean_word_weighs_half(
+    tmp_path: Path,
+) -> None:
+    from graph.retrieval.index import HINT_WEIGHT
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "family.md").write_text(
+        "# 가족\n## 자녀 돌봄\n초등학교 자녀가 있는 직원은 출근을 늦출 수 있습니다.\n"
+        "## 어린이집\n어린이집 등원 시간에는 유연 근무를 씁니다.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
+    # "어린이집" is written; the glossary adds "자녀" for it, which the user did not say
+    weights, _ = index.weighted_terms("어린이집 등원 시간")
+    idf = index._idf
+    assert weights["어린이집"] == idf["어린이집"]
+    assert weights["자녀"] == pytest.approx(HINT_WEIGHT * idf["자녀"])
+    # an English word's Korean terms are its translation and keep their weight
+    weights, _ = index.weighted_terms("children")
+    assert weights["자녀"] == idf["자녀"]
