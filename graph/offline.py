@@ -309,10 +309,13 @@ def _context_memories(messages: Sequence[BaseMessage], korean: bool) -> list[Mem
             docs = text.split("[참고 문서]", 1)
             if len(docs) == 2:
                 for block in re.split(r"\n(?=\[\d+\])", docs[1]):
-                    # to the last ")": a heading may hold parentheses ("자주 묻는 질문 (FAQ)")
-                    source = re.search(r"\(출처: (.+)\)\s*$", block.strip())
+                    # the last "(출처: ...)" to the last ")": a heading may hold parentheses
+                    # ("자주 묻는 질문 (FAQ)"), and a passage may quote another's source
+                    block = block.strip()
+                    start = block.rfind("(출처: ")
+                    source = re.match(r"\(출처: (.+)\)$", block[start:]) if start >= 0 else None
                     if source:
-                        passage = re.sub(r"^\[\d+\]\s*", "", block.strip()[: source.start()])
+                        passage = re.sub(r"^\[\d+\]\s*", "", block[:start])
                         part = _PART.match(passage)
                         memories.append(
                             Memory(

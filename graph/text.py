@@ -110,7 +110,7 @@ def asks_the_clock(text: str) -> bool:
         return False
     refers_back = (
         re.search(r"\b(date|day) is it\b", found.group(0), re.I)
-        and "?" in text[: found.start()]
+        and any(mark in text[: found.start()] for mark in "?？")
         and not text[found.end() :].strip(" ?!.")  # not "... is it today?"
     )
     return not refers_back

@@ -47,6 +47,8 @@ about, verbs mostly how it is asked ("들어오다", "쓰다")."""
 COMPOUND_MATCHES = 3
 """Document compounds a query noun may stand for (`_compound_matches`), at most."""
 UNKNOWN_WEIGHT = 1.0
+"""A query word no document contains weighs as much as an average known topical word (one
+at most `GENERIC_DF` of the chunks have) in `confidence`."""
 HINT_WEIGHT = 0.5
 """A related word the glossary adds for a Korean word (`QueryTerms.hints`) weighs this much
 of its IDF: the user did not say it."""
@@ -54,8 +56,6 @@ TERM_CACHE = 512
 """Queries whose terms an index remembers (the loop judges one question many times)."""
 SMALL_NUMBER_DIGITS = 2
 """Numbers this short are quantities and weigh nothing (`_weight`)."""
-"""A query word no document contains weighs as much as an average known topical word (one
-at most `GENERIC_DF` of the chunks have) in `confidence`."""
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|[①-⑩]|\d+단계)\s", re.M)
 """A numbered list item: a document with one has steps."""
 GENERIC_DF = 0.25
@@ -311,7 +311,7 @@ class DocumentIndex:
         }
 
     def _terms(self, query: str) -> QueryTerms:
-        """The query's terms: known, unknown and synonyms (remembered until a rebuild)."""
+        """The query as the index matches it (`QueryTerms`), remembered until a rebuild."""
         found = self._term_cache.get(query)
         if found is None:
             if len(self._term_cache) >= TERM_CACHE:
@@ -356,6 +356,7 @@ class DocumentIndex:
             for c in ideas
             if len(c.written) == 1
             and c.written[0].isascii()
+            and len(c.alternatives) == 2  # the glossary gives it one Korean term
             and len(pair := c.alternatives & known) == 2
         )
         return QueryTerms(

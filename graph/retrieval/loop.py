@@ -70,13 +70,14 @@ CONJOINS = re.compile(r"(?<=[가-힣0-9A-Za-z])(랑|와|과|하고)\s")
 """Korean particles that join two nouns ("A랑 B는 얼마야?"): two topics, or one."""
 
 ASKS_TWICE = re.compile(
-    r"(얼마|며칠|몇\s?\w+|언제|어디|뭐|무엇|누구)(이)?(\s+[가-힣]+?)?고\s*,?\s|"
+    r"(얼마|며칠|몇\s?\w+|언제|어디|뭐|무엇|누구)(이)?(\s+[가-힣]+?)?고\s*,?\s(?!(싶|있|계|나서|말))|"
     r"\band\s+(?:(?:on|in|at|for|to|by)\s+)?(?=(how|what|when|where|which|who|whom)\b)",
     re.I,
 )
 """Where a question asks a second thing outright ("A는 얼마고 B는?", "A는 며칠 생기고, B는
-언제까지야?", "A, and how much is B?"), if the rest has a question word of its own
-(`QUESTION_WORD`): "몇 번이고 나눠 써도 돼?" asks one thing."""
+언제까지야?": a question word, then a word ending in -고; "A, and how much is B?"), if the
+rest has a question word of its own (`QUESTION_WORD`): "몇 번이고 나눠 써도 돼?" asks one
+thing, and so does "-고 싶다 / 있다 / 나서" ("며칠 쓰고 싶은지 언제 말해?")."""
 
 QUESTION_WORD = re.compile(
     r"얼마|며칠|몇|언제|어디|뭐|무엇|무슨|누구|어느|어떻게|왜|\b(how|what|when|where|which|who|whom|why)\b",
@@ -84,12 +85,13 @@ QUESTION_WORD = re.compile(
 )
 
 REFERS_BACK = re.compile(
-    r"\b(it|its|them|their|those)\b|그거|그것|그건|그걸|그게|거기|그\s?사람|그분",
+    r"\b(its|them|their|those)\b|그거|그것|그건|그걸|그게|거기|그\s?사람|그분",
     re.I,
 )
 """A pronoun that points back at the question's first part ("..., and who picks them?"):
-a part with one is about the first part's topic, not one of its own. ("they", "that" and
-"this" are left out: "when do they pay?", "the form that I sign", "this year".)"""
+a part with one is about the first part's topic, not one of its own. ("it", "they", "that"
+and "this" are left out: "how long does it take?", "when do they pay?", "the form that I
+sign", "this year".)"""
 
 SPLITS = re.compile(r"(랑|하고|과|와|고)\s|,|그리고|\band\b", re.I)
 """Connectors a two-part question is split at ("각각", "both" only say that it has two)."""

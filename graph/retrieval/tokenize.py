@@ -149,6 +149,7 @@ def tokens(text: str, joined: bool = False) -> list[str]:
             Kiwi reads the first syllable of some compounds as a bound noun in some
             sentences ("해외 출장 일비를" -> "일"/NNB + "비") and not in others ("일비"
             alone stays whole); a bound noun is dropped, so the word would be lost.
+            And the unit of time an adverb of "every" names ("매월" -> "월", `EVERY`).
 
     Returns:
         Nouns, verb/adjective stems (as dictionary forms, "쓰다"), roots, numbers and
@@ -187,9 +188,10 @@ def tokens(text: str, joined: bool = False) -> list[str]:
     return out
 
 
-EVERY = {"매월": "월", "매달": "월", "매주": "주", "매년": "년", "매일": "일"}
+EVERY = {"매월": "월", "매달": "월", "매주": "주", "매년": "년"}
 """Adverbs of "every" a unit of time ("매월 25일"), and the unit they name: a question asks
-with the noun ("월급일", "monthly" -> "월"), and the adverb itself is no search token."""
+with the noun ("월급일", "monthly" -> "월"), and the adverb itself is no search token.
+("매일" is left out: its "일" would meet "일", work.)"""
 
 
 def _compound(first: Any, second: Any) -> bool:

@@ -43,8 +43,13 @@ VALUES: dict[str, re.Pattern[str]] = {
 }
 """Value kind -> how a passage states one."""
 
-_TIME_AFTER = r"\s+(?:\w+\s+){0,2}?(?:time|leave|vacation|holidays?|notice|rest|days?\s+off)\b"
-"""What makes "how much" ask for time: "how much (paid) time off", "how much notice"."""
+_TIME_AFTER = (
+    r"\s+(?:(?:paid|unpaid|annual|sick|parental)\s+)?"
+    r"(?:time|leave|vacation|holidays?|notice|rest|days?\s+off)\b"
+    r"(?!\s+(?:pay|allowance|money|bonus|cost|fee|budget)\b)"
+)
+"""What makes "how much" ask for time: "how much (paid) time off", "how much notice" (not
+"how much holiday pay", "how much does sick leave pay")."""
 _HOW_MUCH_TIME = rf"\bhow\s+much{_TIME_AFTER}"
 
 ASKS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (

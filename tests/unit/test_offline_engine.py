@@ -125,7 +125,8 @@ def test_a_passage_whose_heading_holds_parentheses_is_quoted_first() -> None:
         "당신은 도우미입니다.\n[참고 문서]\n"
         "[1] 사내 서가의 책은 2주 동안 빌릴 수 있습니다. "
         "(출처: faq.md > 자주 묻는 질문 (FAQ) > 사내 서가의 책은 빌릴 수 있나요?)\n"
-        "[2] 모니터 1대를 빌릴 수 있습니다. (출처: remote_work.md > 재택근무 규정 > 장비)"
+        "[2] 모니터 1대를 빌릴 수 있습니다 (출처: 자산 대장). "
+        "(출처: remote_work.md > 재택근무 규정 > 장비)"
     )
     reply = OfflineChatModel().respond(
         [SystemMessage(system), HumanMessage("라운지 책 얼마나 갖고 있을 수 있어?")]
@@ -133,3 +134,5 @@ def test_a_passage_whose_heading_holds_parentheses_is_quoted_first() -> None:
     assert "> 사내 서가의 책은 2주 동안 빌릴 수 있습니다." in reply.content
     assert "faq.md > 자주 묻는 질문 (FAQ) > 사내 서가의 책은 빌릴 수 있나요?" in reply.content
     assert "모니터" not in reply.content.split("함께 찾은 문서")[0]
+    # a passage that quotes a source of its own keeps it; its own is the last
+    assert reply.content.endswith("함께 찾은 문서: remote_work.md > 재택근무 규정 > 장비")

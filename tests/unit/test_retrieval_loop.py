@@ -232,6 +232,7 @@ def test_words_joined_within_one_topic_are_one_question(two_topics: DocumentInde
         "각각 얼마야?",
         "연차는 몇 번이고 나눠 쓸 수 있어?",  # "몇 번이고": one question
         "경비는 언제고 신청할 수 있어?",  # "언제고" (any time): one question
+        "휴가는 며칠 쓰고 싶은지 언제 말해?",  # "-고 싶다": one question
     ],
 )
 def test_questions_that_are_one_question_or_nothing_the_documents_know_are_not_split(
@@ -382,6 +383,22 @@ def test_a_passage_without_the_kind_of_value_asked_for_answers_less_surely(
         assert judged.confidence <= top.confidence  # never raised
 
 
+def test_an_english_part_that_points_back_is_no_part_but_a_dummy_it_is(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "office.md").write_text(
+        "# Office\n## Visitor parking\nVisitor parking costs 3,000 won per hour. The lobby "
+        "desk stamps parking tickets.\n## Meal tickets\nA meal ticket costs 5,000 won at the "
+        "cafeteria kiosk.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
+    back = "How much is visitor parking per hour, and where does the lobby desk stamp them?"
+    assert split_question(index, back) == [back]
+    dummy = "How much is visitor parking per hour, and how long does it take to get a meal ticket?"
+    assert len(split_question(index, dummy)) == 2
+
+
 @pytest.mark.parametrize(
     ("question", "kinds"),
     [
@@ -391,6 +408,8 @@ def test_a_passage_without_the_kind_of_value_asked_for_answers_less_surely(
         ("How much paid time off do I get as the dad?", {"duration"}),  # time, not money
         ("How much notice do I have to give?", {"duration"}),
         ("How much do I get back for the mileage?", {"amount"}),
+        ("How much holiday pay do I get?", {"amount"}),
+        ("How much does sick leave pay?", {"amount"}),
         ("What time should I show up on my first day?", {"time"}),
         ("카드 잃어버리면 어디로 전화해?", {"phone"}),
         ("Which floor is the security team on?", {"floor"}),

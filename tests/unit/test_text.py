@@ -96,6 +96,7 @@ def test_replay_refuses_a_transcript_with_a_surrogate(tmp_path: Path, capsys) ->
         ("What's the plan? What time is it?", True),
         # "it" is the thing the question before names
         ("Do we get a day off for the company's birthday? What date is it?", False),
+        ("회사 창립기념일에 쉬어？ What date is it?", False),
         # when something happens, or how long: the documents or the conversation
         ("회의는 몇 시야?", False),
         ("재택근무 날에는 몇 시부터 몇 시까지 메신저에 답해야 해?", False),
