@@ -98,8 +98,9 @@ class QueryTerms(NamedTuple):
     ("month", "월"): one idea in two languages, held when either is. (A word or phrase
     with several terms, "drive my own car": 차량, 주행, 본인, ..., is not one idea each.)"""
     hints: frozenset[str] = frozenset()
-    """Terms the glossary adds for a Korean word that the query does not write ("회사
-    주식" -> "공시"): related words, which weigh HINT_WEIGHT."""
+    """Terms the glossary adds for a Korean word the documents use ("회사 주식" -> "공시"):
+    related words the query does not say, which weigh HINT_WEIGHT. (For a word they do
+    not use, "라운딩" -> "골프장", the terms stand in for it and weigh in full.)"""
 
 
 def _manifest(root: Path) -> dict[str, list[int]]:
@@ -344,10 +345,13 @@ class DocumentIndex:
                 query_tokens = [*query_tokens, *joined]
         known = {t for t in query_tokens if t in self._vocabulary}
         said = set(written)
+        # a Korean word the documents use, whose glossary terms are related words; a
+        # word they do not use ("라운딩", "법카": 법 + 카) has its terms as its stand-in
         hints = frozenset(
             t
             for c in ideas
-            if not any(w.isascii() for w in c.written)
+            if c.written
+            and all(not w.isascii() and len(w) >= 2 and w in self._vocabulary for w in c.written)
             for t in c.alternatives & known
             if t not in said
         )

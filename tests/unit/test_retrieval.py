@@ -440,7 +440,8 @@ def test_a_related_word_the_glossary_adds_for_a_korean_word_weighs_half(
     folder.mkdir()
     (folder / "family.md").write_text(
         "# 가족\n## 자녀 돌봄\n초등학교 자녀가 있는 직원은 출근을 늦출 수 있습니다.\n"
-        "## 어린이집\n어린이집 등원 시간에는 유연 근무를 씁니다.\n",
+        "## 어린이집\n어린이집 등원 시간에는 유연 근무를 씁니다.\n"
+        "## 법인카드\n골프장에서는 법인카드를 쓸 수 없습니다.\n",
         "utf-8",
     )
     index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
@@ -449,6 +450,9 @@ def test_a_related_word_the_glossary_adds_for_a_korean_word_weighs_half(
     idf = index._idf
     assert weights["어린이집"] == idf["어린이집"]
     assert weights["자녀"] == pytest.approx(HINT_WEIGHT * idf["자녀"])
-    # an English word's Korean terms are its translation and keep their weight
+    # an English word's Korean terms are its translation and keep their weight, and so
+    # are a Korean word's that the documents do not use ("라운딩" stands for "골프장")
     weights, _ = index.weighted_terms("children")
     assert weights["자녀"] == idf["자녀"]
+    weights, _ = index.weighted_terms("라운딩 가도 돼?")
+    assert weights["골프장"] == idf["골프장"]
