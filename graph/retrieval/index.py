@@ -382,7 +382,7 @@ class DocumentIndex:
             and t.isalpha()
             and len(t) > 2
             and t not in self._vocabulary
-            and t not in _english_phrasing()
+            and t not in english_phrasing()
             and t not in glossed
         }
 
@@ -429,10 +429,12 @@ class DocumentIndex:
         """
         weights = self._weights(terms)
         known, unknown = terms.known, terms.unknown
+        matched = _credited(terms, text_tokens) & known
+        # an everyday English verb or adverb the text lacks is how the question is put
+        weights = {t: w for t, w in weights.items() if t in matched or t not in english_phrasing()}
         known_mass = sum(weights.values())
         if not known_mass:  # nothing, or only small numbers, which weigh nothing
             return 0.0
-        matched = _credited(terms, text_tokens) & known
         unknown_mass = self._unknown_mass(known, unknown)
         confidence = sum(weights[t] for t in matched) / (known_mass + unknown_mass)
         count = len(self._chunk_tokens)
@@ -678,11 +680,11 @@ def _weight(term: str) -> float:
     """
     if term.isdigit() and len(term) <= SMALL_NUMBER_DIGITS:
         return 0.0
-    return PREDICATE_WEIGHT if is_predicate(term) or term in _english_phrasing() else 1.0
+    return PREDICATE_WEIGHT if is_predicate(term) or term in english_phrasing() else 1.0
 
 
 @lru_cache(maxsize=1)
-def _english_phrasing() -> frozenset[str]:
+def english_phrasing() -> frozenset[str]:
     """`EN_PHRASING` as search tokens (stemmed)."""
     return frozenset(stem_english(w) for w in EN_PHRASING)
 

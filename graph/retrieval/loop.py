@@ -34,7 +34,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from graph.retrieval import MIN_CONFIDENCE
-from graph.retrieval.index import DocumentIndex, Hit
+from graph.retrieval.index import DocumentIndex, Hit, english_phrasing
 from graph.retrieval.value_kinds import asked_kinds, stated_kinds
 
 log = logging.getLogger(__name__)
@@ -273,8 +273,11 @@ def _share(weights: Mapping[str, float], unknown_mass: float, held: AbstractSet[
 
     `unknown_mass` weighs the question's words no document has.
     """
-    total = sum(weights.values()) + unknown_mass
     matched = [t for t in weights if t in held]
+    # an everyday English verb or adverb not held is how the question is put, as in the
+    # index's confidence
+    phrasing = english_phrasing()
+    total = sum(w for t, w in weights.items() if t in held or t not in phrasing) + unknown_mass
     if not total or all(t.isdigit() for t in matched):
         return 0.0  # numbers alone name no topic, as in the index's confidence
     return sum(weights[t] for t in matched) / total

@@ -456,3 +456,24 @@ def test_a_related_word_the_glossary_adds_for_a_korean_word_weighs_half(
     assert weights["자녀"] == idf["자녀"]
     weights, _ = index.weighted_terms("라운딩 가도 돼?")
     assert weights["골프장"] == idf["골프장"]
+
+
+def test_an_everyday_english_verb_a_passage_lacks_does_not_count_against_it(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "office.md").write_text(
+        "# Office\n## Floors\nThe security team sits on the ninth floor.\n"
+        "## Visitors\nGo to the lobby desk and talk to the guard before you go up.\n",
+        "utf-8",
+    )
+    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
+    plain = index.search("Which floor is the security team on?", k=1)[0]
+    put = index.search("Which floor do I go to if I want to talk to the security team?", k=1)[0]
+    # "go" and "talk" are words the documents use, but how the question is put
+    assert plain.heading == put.heading == "Office > Floors"
+    assert put.confidence == plain.confidence == 1.0
+    # one the passage holds still counts for it
+    weights, _ = index.weighted_terms("talk to the guard")
+    assert weights["talk"] > 0
