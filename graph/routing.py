@@ -51,8 +51,12 @@ GREETING = "greeting"
 GREETING_REASON = "plain greeting: answered directly, no router call and no tools"
 _TOOLISH = re.compile(r"\d\s*[-+*/×÷^%]\s*\d|날씨|weather|```|위키|wikipedia|웹\s?검색")
 _RECALL = re.compile(
-    r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)\b|아까|방금|내가 말한|did i|i said|i told|earlier"
+    r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)(?=\s*[?？.!~]|\s*$)"
+    r"|아까|방금|내가 말한|did i|i said|i told|earlier"
 )
+"""A question about what was said ("내 이름이 뭐였지?", "뭐라고 했어?"): the past tense ends
+the sentence. Inside one it is a clause of another question ("무슨 용도였는지 언제까지
+입력해?")."""
 _ASKS = re.compile(
     r"[?？]|(까|나요|가요|죠|지|니|냐|래|돼|되나|될까|나|어때)\s*[.!~]*\s*$|어떻게|어떡|알려|뭐|무엇|언제|"
     r"얼마|며칠|몇|어디|누구|무슨|어느|왜|방법|가능|궁금|해야|하나요|되나요|찾아|설명|"

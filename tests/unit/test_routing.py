@@ -46,6 +46,24 @@ def _turn(app, thread: str, turn: int, text: str):
 
 
 @pytest.mark.parametrize(
+    ("text", "about_what_was_said"),
+    [
+        ("내 이름이 뭐였지?", True),
+        ("그때 뭐라고 했어", True),
+        ("출장 가서 뭐 했었죠?", True),
+        ("경비가 무슨 항목이었는지 언제까지 입력해야 돼?", False),  # a clause, not the question
+        ("어디서 샀는지 영수증에 적어야 해?", False),
+    ],
+)
+def test_a_past_tense_asks_about_the_conversation_only_at_the_end(
+    text: str, about_what_was_said: bool
+) -> None:
+    from graph.routing import _RECALL
+
+    assert bool(_RECALL.search(text)) is about_what_was_said
+
+
+@pytest.mark.parametrize(
     ("text", "route"),
     [
         ("재택근무는 일주일에 며칠까지 돼?", "rag"),
