@@ -1,14 +1,16 @@
-"""Building a graph on in-memory persistence for unit tests."""
+"""Building a graph on in-memory persistence, and a document index, for unit tests."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from langchain_core.tools import BaseTool, tool
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.graph import build_graph
+from graph.retrieval import DocumentIndex, HashingEmbeddings
 from graph.settings import load_settings
 from graph.storage import summaries
 from graph.storage.archive import Archive
@@ -76,3 +78,12 @@ def send(graph: Any, thread: str, turn: int, text: str, rate: float = 0.3) -> di
         },
         {"configurable": {"thread_id": thread}},
     )
+
+
+def doc_index(tmp_path: Path, files: Mapping[str, str]) -> DocumentIndex:
+    """An index of the documents `files` (name -> text), written under `tmp_path`."""
+    folder = tmp_path / "docs"
+    folder.mkdir(exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text, "utf-8")
+    return DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())

@@ -9,6 +9,7 @@ import pytest
 
 from graph.retrieval import DocumentIndex, HashingEmbeddings, build_document_tools, format_hits
 from graph.retrieval.chunking import split_document
+from tests.unit.helpers import doc_index
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -290,15 +291,16 @@ def test_a_wrong_retrieval_mode_is_refused_when_the_app_opens(tmp_path: Path) ->
 def test_a_compound_written_whole_in_one_place_and_apart_in_the_other_matches(
     tmp_path: Path,
 ) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "travel.md").write_text(
-        "# 출장\n## 여행사\n회사 지정 여행사는 하늘빛여행사이고 예약 창구는 02-1234-5678입니다.\n"
-        "## 숙박\n출장 숙박은 대표 전화로 예약하고 예약 번호를 받습니다. 요청이 반려되면 다시 "
-        "신청합니다.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "travel.md": (
+                "# 출장\n## 여행사\n회사 지정 여행사는 하늘빛여행사이고 예약 창구는 02-1234-5678입니다.\n"
+                "## 숙박\n출장 숙박은 대표 전화로 예약하고 예약 번호를 받습니다. 요청이 반려되면 다시 "
+                "신청합니다.\n"
+            ),
+        },
     )
-    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
     # the document keeps "하늘빛여행사" whole; the question writes "하늘빛" alone
     hit = index.search("하늘빛 예약 창구 번호 알려줘", k=1)[0]
     assert hit.heading.endswith("여행사") and hit.confidence >= 0.5
@@ -309,7 +311,9 @@ def test_a_compound_written_whole_in_one_place_and_apart_in_the_other_matches(
     weights, unknown_mass = index.weighted_terms("출장 갈 때 반려동물 데려와도 돼?")
     assert "반려" not in weights and unknown_mass > 0
     # nor the end of a word after a one-syllable head: "카드론" is no "드론"
-    (folder / "card.md").write_text("# 카드\n## 대출\n카드론은 쓰지 않습니다.\n", "utf-8")
+    (tmp_path / "docs" / "card.md").write_text(
+        "# 카드\n## 대출\n카드론은 쓰지 않습니다.\n", "utf-8"
+    )
     weights, unknown_mass = index.weighted_terms("출장 숙박에 드론 가져가도 돼?")
     assert "카드론" not in weights and unknown_mass > 0
 
@@ -335,28 +339,30 @@ def test_a_word_no_document_has_weighs_as_much_as_an_average_topical_word(
 def test_a_passage_about_the_questions_noun_beats_one_sharing_only_its_verb(
     tmp_path: Path,
 ) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "pay.md").write_text(
-        "# 돈 안내\n## 지급일\n급여는 매월 25일에 지급합니다.\n"
-        "## 경비\n경비 정산금은 다음 달 15일에 계좌로 들어옵니다.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "pay.md": (
+                "# 돈 안내\n## 지급일\n급여는 매월 25일에 지급합니다.\n"
+                "## 경비\n경비 정산금은 다음 달 15일에 계좌로 들어옵니다.\n"
+            ),
+        },
     )
-    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
     hits = {h.heading: h.confidence for h in index.search("급여는 매달 며칠에 들어와?", k=2)}
     assert hits["돈 안내 > 지급일"] > hits["돈 안내 > 경비"]
 
 
 def test_a_small_number_is_a_quantity_and_weighs_nothing(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "leave.md").write_text(
-        "# 휴가\n## 병가\n병가는 연간 10일까지 유급입니다.\n"
-        "## 경조사\n본인 결혼은 5일, 자녀 결혼은 1일입니다. 병가와 따로 씁니다.\n"
-        "## 문의\n휴가 문의는 내선 2305로 합니다.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "leave.md": (
+                "# 휴가\n## 병가\n병가는 연간 10일까지 유급입니다.\n"
+                "## 경조사\n본인 결혼은 5일, 자녀 결혼은 1일입니다. 병가와 따로 씁니다.\n"
+                "## 문의\n휴가 문의는 내선 2305로 합니다.\n"
+            ),
+        },
     )
-    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
     weights, _ = index.weighted_terms("유급 병가는 1년에 며칠이야?")
     assert weights["1"] == 0 and weights["병가"] > 0
     # "1" of "1년" matched "1일" of another section: it does not make that one surer
@@ -369,16 +375,17 @@ def test_a_small_number_is_a_quantity_and_weighs_nothing(tmp_path: Path) -> None
 
 
 def test_an_english_word_and_its_one_korean_term_are_one_idea(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "pay.md").write_text(
-        "# 안내\n## 지급일\n<!-- keywords: salary date -->\n매월 25일에 들어옵니다.\n"
-        "## 명세서\n급여 명세서는 포털에서 봅니다.\n"
-        "## 휴가\n연차는 포털에서 신청합니다. 휴가 중에는 메일을 보지 않습니다.\n"
-        "## 권한\n시스템 권한 부여는 팀장이 합니다.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "pay.md": (
+                "# 안내\n## 지급일\n<!-- keywords: salary date -->\n매월 25일에 들어옵니다.\n"
+                "## 명세서\n급여 명세서는 포털에서 봅니다.\n"
+                "## 휴가\n연차는 포털에서 신청합니다. 휴가 중에는 메일을 보지 않습니다.\n"
+                "## 권한\n시스템 권한 부여는 팀장이 합니다.\n"
+            ),
+        },
     )
-    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
     hits = {h.heading: h for h in index.search("salary", k=4)}
     # "salary" is "급여": the section with only the English keyword and the one with only
     # the Korean word each hold the whole idea
@@ -398,14 +405,15 @@ def test_a_word_whose_first_syllable_the_analyzer_reads_as_a_bound_noun_is_kept(
     # Kiwi cuts "일비" into a bound noun "일" (dropped) and "비" in this sentence
     assert "일비" not in tokens("해외 출장 일비를 알려줘")
     assert "일비" in tokens("해외 출장 일비를 알려줘", joined=True)
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "travel.md").write_text(
-        "# 출장\n## 일비\n해외 출장 일비는 하루 60달러입니다.\n"
-        "## 항공\n해외 출장 항공권은 이코노미석으로 삽니다. 비행 시간이 길면 좌석 등급을 올립니다.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "travel.md": (
+                "# 출장\n## 일비\n해외 출장 일비는 하루 60달러입니다.\n"
+                "## 항공\n해외 출장 항공권은 이코노미석으로 삽니다. 비행 시간이 길면 좌석 등급을 올립니다.\n"
+            ),
+        },
     )
-    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
     weights, _ = index.weighted_terms("해외 출장 일비를 알려줘")
     assert "일비" in weights
     assert index.search("해외 출장 일비를 알려줘", k=1)[0].heading == "출장 > 일비"
@@ -436,15 +444,16 @@ def test_a_related_word_the_glossary_adds_for_a_korean_word_weighs_half(
 ) -> None:
     from graph.retrieval.index import HINT_WEIGHT
 
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "family.md").write_text(
-        "# 가족\n## 자녀 돌봄\n초등학교 자녀가 있는 직원은 출근을 늦출 수 있습니다.\n"
-        "## 어린이집\n어린이집 등원 시간에는 유연 근무를 씁니다.\n"
-        "## 법인카드\n골프장에서는 법인카드를 쓸 수 없습니다.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "family.md": (
+                "# 가족\n## 자녀 돌봄\n초등학교 자녀가 있는 직원은 출근을 늦출 수 있습니다.\n"
+                "## 어린이집\n어린이집 등원 시간에는 유연 근무를 씁니다.\n"
+                "## 법인카드\n골프장에서는 법인카드를 쓸 수 없습니다.\n"
+            ),
+        },
     )
-    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
     # "어린이집" is written; the glossary adds "자녀" for it, which the user did not say
     weights, _ = index.weighted_terms("어린이집 등원 시간")
     idf = index._idf
@@ -461,14 +470,15 @@ def test_a_related_word_the_glossary_adds_for_a_korean_word_weighs_half(
 def test_an_everyday_english_verb_a_passage_lacks_does_not_count_against_it(
     tmp_path: Path,
 ) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "office.md").write_text(
-        "# Office\n## Floors\nThe security team sits on the ninth floor.\n"
-        "## Visitors\nGo to the lobby desk and talk to the guard before you go up.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "office.md": (
+                "# Office\n## Floors\nThe security team sits on the ninth floor.\n"
+                "## Visitors\nGo to the lobby desk and talk to the guard before you go up.\n"
+            ),
+        },
     )
-    index = DocumentIndex(folder, tmp_path / "index", HashingEmbeddings())
     plain = index.search("Which floor is the security team on?", k=1)[0]
     put = index.search("Which floor do I go to if I want to talk to the security team?", k=1)[0]
     # "go" and "talk" are words the documents use, but how the question is put

@@ -28,6 +28,7 @@ from graph.retrieval.loop import (
 )
 from graph.turns import content_text
 from prompt import get_prompt
+from tests.unit.helpers import doc_index
 
 DOCS = Path(__file__).resolve().parents[2] / "data" / "docs"
 KEYS = {"ranked_indices", "is_sufficient", "missing", "next_action", "refined_query", "confidence"}
@@ -60,13 +61,14 @@ def test_search_all_takes_at_most_three_faqs_and_seven_guides(shipped: DocumentI
 
 
 def test_front_matter_sets_the_kind_and_stays_out_of_the_passages(tmp_path: Path) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "printing.md").write_text(
-        "---\ndoc_type: faq\nhas_steps: true\ntitle: 프린터 FAQ\n---\n# 프린터\n컬러 인쇄는 팀장 승인 후 가능합니다.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "printing.md": (
+                "---\ndoc_type: faq\nhas_steps: true\ntitle: 프린터 FAQ\n---\n# 프린터\n컬러 인쇄는 팀장 승인 후 가능합니다.\n"
+            ),
+        },
     )
-    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
     info = index.documents()["printing.md"]
     assert (info["doc_type"], info["has_steps"], info["title"]) == ("faq", True, "프린터 FAQ")
     assert all("doc_type" not in h.text for h in index.search("컬러 인쇄", k=3))
@@ -340,20 +342,20 @@ def test_a_part_that_points_back_at_the_first_is_no_part_of_its_own(
 def test_a_passage_naming_the_other_part_in_passing_does_not_stand_in_for_both(
     tmp_path: Path,
 ) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "travel.md").write_text(
-        "# 출장 규정\n\n## 일비\n\n국내 출장 일비는 하루 3만원입니다.\n\n"
-        "## 숙박비\n\n서울 숙박비는 1박 15만원까지입니다.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "travel.md": (
+                "# 출장 규정\n\n## 일비\n\n국내 출장 일비는 하루 3만원입니다.\n\n"
+                "## 숙박비\n\n서울 숙박비는 1박 15만원까지입니다.\n"
+            ),
+            "training.md": (
+                "# 교육비 지원\n\n## 컨퍼런스 참가\n\n해외 컨퍼런스는 1회 300만원까지 지원합니다. "
+                "출장 규정의 숙박비 한도와 일비가 함께 적용됩니다.\n\n"
+                "## 도서 구입\n\n도서는 월 5만원까지 삽니다.\n"
+            ),
+        },
     )
-    (docs / "training.md").write_text(
-        "# 교육비 지원\n\n## 컨퍼런스 참가\n\n해외 컨퍼런스는 1회 300만원까지 지원합니다. "
-        "출장 규정의 숙박비 한도와 일비가 함께 적용됩니다.\n\n"
-        "## 도서 구입\n\n도서는 월 5만원까지 삽니다.\n",
-        "utf-8",
-    )
-    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
     question = "국내 출장 일비와 해외 컨퍼런스 지원 한도는?"
     # the conference section holds every word of both parts, but names the per diem in
     # passing: each part gets the section about it
@@ -384,15 +386,16 @@ def test_a_passage_without_the_kind_of_value_asked_for_answers_less_surely(
 
 
 def test_an_english_part_that_points_back_is_no_part_but_a_dummy_it_is(tmp_path: Path) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "office.md").write_text(
-        "# Office\n## Visitor parking\nVisitor parking costs 3,000 won per hour. The lobby "
-        "desk stamps parking tickets.\n## Meal tickets\nA meal ticket costs 5,000 won at the "
-        "cafeteria kiosk.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "office.md": (
+                "# Office\n## Visitor parking\nVisitor parking costs 3,000 won per hour. The lobby "
+                "desk stamps parking tickets.\n## Meal tickets\nA meal ticket costs 5,000 won at the "
+                "cafeteria kiosk.\n"
+            ),
+        },
     )
-    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
     back = "How much is visitor parking per hour, and where does the lobby desk stamp them?"
     assert split_question(index, back) == [back]
     dummy = "How much is visitor parking per hour, and how long does it take to get a meal ticket?"
@@ -444,15 +447,16 @@ def test_of_two_passages_on_the_topic_the_one_with_the_value_asked_for_ranks_fir
 ) -> None:
     from graph.retrieval.loop import rank_by_coverage
 
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "expenses.md").write_text(
-        "# 경비 정산\n\n## 승인\n\n경비 정산은 팀장 승인 후 재무팀이 검토합니다. 반려되면 고쳐서 "
-        "다시 올립니다.\n\n## 지급\n\n승인된 경비 정산 금액은 매월 15일에 급여 계좌로 "
-        "들어옵니다.\n",
-        "utf-8",
+    index = doc_index(
+        tmp_path,
+        {
+            "expenses.md": (
+                "# 경비 정산\n\n## 승인\n\n경비 정산은 팀장 승인 후 재무팀이 검토합니다. 반려되면 고쳐서 "
+                "다시 올립니다.\n\n## 지급\n\n승인된 경비 정산 금액은 매월 15일에 급여 계좌로 "
+                "들어옵니다.\n"
+            ),
+        },
     )
-    index = DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
     hits = search_all(index, "경비 정산 승인")
     assert {h.heading.split(" > ")[-1] for h in hits} == {"승인", "지급"}
     question = "경비 정산 승인 나면 언제 받아?"
