@@ -164,20 +164,16 @@ def test_a_models_judgement_is_kept_within_the_passages(shipped: DocumentIndex) 
 
 @pytest.fixture()
 def two_topics(tmp_path: Path) -> DocumentIndex:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "parking.md").write_text(
-        "# 주차 안내\n\n## 방문객 주차\n\n방문객 차량의 주차 요금은 시간당 3천원입니다. "
-        "로비 안내데스크에서 주차권을 받습니다.\n\n## 직원 주차\n\n직원 정기 주차는 추첨으로 "
-        "배정합니다.\n",
-        "utf-8",
+    return doc_index(
+        tmp_path,
+        {
+            "parking.md": "# 주차 안내\n\n## 방문객 주차\n\n방문객 차량의 주차 요금은 시간당 3천원입니다. "
+            "로비 안내데스크에서 주차권을 받습니다.\n\n## 직원 주차\n\n직원 정기 주차는 추첨으로 "
+            "배정합니다.\n",
+            "cafeteria.md": "# 구내식당 안내\n\n## 식권\n\n구내식당 식권은 한 장에 5천원이고 지하 1층 "
+            "무인 판매기에서 삽니다.\n\n## 운영 시간\n\n점심은 11시 30분부터 1시 30분까지 엽니다.\n",
+        },
     )
-    (docs / "cafeteria.md").write_text(
-        "# 구내식당 안내\n\n## 식권\n\n구내식당 식권은 한 장에 5천원이고 지하 1층 무인 판매기에서 "
-        "삽니다.\n\n## 운영 시간\n\n점심은 11시 30분부터 1시 30분까지 엽니다.\n",
-        "utf-8",
-    )
-    return DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
 
 
 def _answer(index: DocumentIndex, question: str) -> str:
@@ -262,20 +258,16 @@ def test_a_two_part_question_is_no_surer_than_its_passages_answer_all_of_it(
 
 @pytest.fixture()
 def payroll(tmp_path: Path) -> DocumentIndex:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "payroll.md").write_text(
-        "# 급여 안내\n\n## 급여 구성\n\n급여는 기본급과 식대로 이루어집니다. 재택근무 "
-        "지원금도 급여와 함께 들어옵니다.\n\n## 급여일\n\n급여는 매월 25일에 들어옵니다. "
-        "급여일이 주말이면 급여를 하루 앞당겨 줍니다.\n",
-        "utf-8",
+    return doc_index(
+        tmp_path,
+        {
+            "payroll.md": "# 급여 안내\n\n## 급여 구성\n\n급여는 기본급과 식대로 이루어집니다. "
+            "재택근무 지원금도 급여와 함께 들어옵니다.\n\n## 급여일\n\n급여는 매월 25일에 "
+            "들어옵니다. 급여일이 주말이면 급여를 하루 앞당겨 줍니다.\n",
+            "remote.md": "# 재택근무\n\n## 장비와 지원금\n\n재택근무 지원금은 월 3만원입니다.\n\n"
+            "## 신청\n\n재택근무는 전날까지 신청합니다.\n",
+        },
     )
-    (docs / "remote.md").write_text(
-        "# 재택근무\n\n## 장비와 지원금\n\n재택근무 지원금은 월 3만원입니다.\n\n"
-        "## 신청\n\n재택근무는 전날까지 신청합니다.\n",
-        "utf-8",
-    )
-    return DocumentIndex(docs, tmp_path / "idx", HashingEmbeddings())
 
 
 def test_each_part_of_a_two_part_question_is_searched_too(payroll: DocumentIndex) -> None:
