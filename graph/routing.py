@@ -24,13 +24,12 @@ from graph.retrieval import MIN_CONFIDENCE, DocumentIndex, relevant
 from graph.retrieval.loop import (
     ANSWERED,
     BEST_EFFORT,
-    COMPOUND,
     NOT_FOUND,
     LoopResult,
     model_judge,
     run_loop,
-    union_confidence,
 )
+from graph.retrieval.parts import COMPOUND, union_confidence
 from graph.safeguard import mask
 from graph.state import ChatState
 from graph.text import asks_the_clock, is_greeting

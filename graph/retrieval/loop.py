@@ -22,8 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -34,7 +33,14 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from graph.retrieval import MIN_CONFIDENCE
-from graph.retrieval.index import DocumentIndex, Hit, english_phrasing
+from graph.retrieval.index import DocumentIndex, Hit
+from graph.retrieval.parts import (
+    COVERED,
+    held_together,
+    question_parts,
+    split_question,
+    union_confidence,
+)
 from graph.retrieval.value_kinds import asked_kinds, stated_kinds
 
 log = logging.getLogger(__name__)
@@ -49,9 +55,6 @@ CONTEXT_K = 3
 """Ranked passages that go into the model's context."""
 PART_K = 2
 """Passages `search_all` adds for each part of a two-part query, searched on its own."""
-COVERED = 0.75
-"""Share of the question the top passages must hold together to be sufficient."""
-
 Outcome = Literal["answered", "best_effort", "not_found", "in_preparation"]
 ANSWERED: Outcome = "answered"
 BEST_EFFORT: Outcome = "best_effort"
@@ -62,39 +65,6 @@ IN_PREPARATION: Outcome = "in_preparation"
 
 MENU_MAP = Path(__file__).resolve().parents[2] / "data" / "menu_map.json"
 """Portal menus and the documents that name them (`data/menu_map.json`)."""
-
-COMPOUND = re.compile(r"(랑|이랑|하고|과|와|고)\s|,|그리고|각각|\band\b|\bboth\b", re.I)
-"""A question in two parts ("A랑 B는?", "A, and B?")."""
-
-CONJOINS = re.compile(r"(?<=[가-힣0-9A-Za-z])(랑|와|과|하고)\s")
-"""Korean particles that join two nouns ("A랑 B는 얼마야?"): two topics, or one."""
-
-ASKS_TWICE = re.compile(
-    r"(얼마|며칠|몇\s?\w+|언제|어디|뭐|무엇|누구)(이)?(\s+[가-힣]+?)?고\s*,?\s(?!(싶|있|계|나서|말))|"
-    r"\band\s+(?:(?:on|in|at|for|to|by)\s+)?(?=(how|what|when|where|which|who|whom)\b)",
-    re.I,
-)
-"""Where a question asks a second thing outright ("A는 얼마고 B는?", "A는 며칠 생기고, B는
-언제까지야?": a question word, then a word ending in -고; "A, and how much is B?"), if the
-rest has a question word of its own (`QUESTION_WORD`): "몇 번이고 나눠 써도 돼?" asks one
-thing, and so does "-고 싶다 / 있다 / 나서" ("며칠 쓰고 싶은지 언제 말해?")."""
-
-QUESTION_WORD = re.compile(
-    r"얼마|며칠|몇|언제|어디|뭐|무엇|무슨|누구|어느|어떻게|왜|\b(how|what|when|where|which|who|whom|why)\b",
-    re.I,
-)
-
-REFERS_BACK = re.compile(
-    r"\b(its|them|their|those)\b|그거|그것|그건|그걸|그게|거기|그\s?사람|그분",
-    re.I,
-)
-"""A pronoun that points back at the question's first part ("..., and who picks them?"):
-a part with one is about the first part's topic, not one of its own. ("it", "they", "that"
-and "this" are left out: "how long does it take?", "when do they pay?", "the form that I
-sign", "this year".)"""
-
-SPLITS = re.compile(r"(랑|하고|과|와|고)\s|,|그리고|\band\b", re.I)
-"""Connectors a two-part question is split at ("각각", "both" only say that it has two)."""
 
 _STEPS = re.compile(r"방법|절차|순서|단계|어떻게|신청하|how (do|can|to)|steps?\b|procedure", re.I)
 
@@ -268,164 +238,6 @@ def rank_by_coverage(index: DocumentIndex, question: str, passages: Sequence[Hit
     return order + left
 
 
-def _share(weights: Mapping[str, float], unknown_mass: float, held: AbstractSet[str]) -> float:
-    """The share of a question's weight that the terms `held` hold (0 if it has none).
-
-    `unknown_mass` weighs the question's words no document has.
-    """
-    matched = [t for t in weights if t in held]
-    # an everyday English verb or adverb not held is how the question is put, as in the
-    # index's confidence
-    phrasing = english_phrasing()
-    total = sum(w for t, w in weights.items() if t in held or t not in phrasing) + unknown_mass
-    if not total or all(t.isdigit() for t in matched):
-        return 0.0  # numbers alone name no topic, as in the index's confidence
-    return sum(weights[t] for t in matched) / total
-
-
-def _terms_held(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> frozenset[str]:
-    """The terms the passages hold together, with the question's synonyms of them."""
-    held: set[str] = set()
-    for p in passages:
-        held |= index.passage_terms(p)
-    return index.credited(question, held)
-
-
-def _held_together(index: DocumentIndex, question: str, chosen: Sequence[Hit]) -> float:
-    """The share of the question's known words (by weight) the chosen passages hold together.
-
-    Words no document has are left out: the confidence already counts them against.
-    """
-    weights, _ = index.weighted_terms(question)
-    return _share(weights, 0.0, _terms_held(index, question, chosen))
-
-
-def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -> float:
-    """The confidence of passages together: the share of the question one of them holds.
-
-    Words no document has count against it, as in `Hit.confidence`.
-    """
-    weights, unknown_mass = index.weighted_terms(question)
-    return _share(weights, unknown_mass, _terms_held(index, question, hits))
-
-
-def _asks_twice(question: str) -> bool:
-    """Whether the question asks two things outright, each part with its own question word."""
-    return any(
-        QUESTION_WORD.search(question[match.end() :]) for match in ASKS_TWICE.finditer(question)
-    )
-
-
-def split_question(index: DocumentIndex, question: str) -> list[str]:
-    """The two parts a question may be in, or [question] when it cannot be split.
-
-    A question that asks two things outright ("A는 얼마고 B는 며칠이야?", "A, and how much is
-    B?") is split at its connectors; one that only joins two words ("A랑 B는 각각 얼마야?")
-    at its joining particles, when each side has at least two words the documents use (a
-    joined word of one topic, "신입이랑 선배가", is no part). The split is at the connector
-    that leaves the search terms most evenly on both sides; a side with no word the
-    documents use is no part, nor one that points back at the first ("..., and who picks
-    them?", `REFERS_BACK`). Whether a joined question really has two parts is for
-    `question_parts` to decide, by the passages found.
-    """
-    outright = _asks_twice(question)
-    if not (outright or CONJOINS.search(question)):
-        return [question]
-    best: tuple[float, list[str]] = (0.0, [question])
-    for match in (SPLITS if outright else CONJOINS).finditer(question):
-        left, right = question[: match.start()].strip(), question[match.end() :].strip(" ,")
-        if REFERS_BACK.search(right):
-            continue  # "who picks them?" asks more of the first part's topic
-        if not outright and min(len(index.known_words(side)) for side in (left, right)) < 2:
-            continue
-        weights = [sum(index.weighted_terms(side)[0].values()) for side in (left, right)]
-        if min(weights) <= 0:
-            continue
-        balance = min(weights) / max(weights)
-        if balance > best[0]:
-            best = (balance, [left, right])
-    return best[1]
-
-
-def question_parts(
-    index: DocumentIndex, question: str, passages: Sequence[Hit]
-) -> tuple[list[str], list[tuple[float, int | None]]]:
-    """The parts of a two-part question and each part's passage (`assign_parts`).
-
-    A question that asks two things outright is in the parts `split_question` finds. One
-    that only joins two words is in two parts only when two passages answer it that no one
-    passage does, each its own part well (a conjunction also joins the words of one topic:
-    "신입이랑 선배가 같이 먹으면"). When each of the two passages is about its part (its
-    heading names the part's words), a passage that holds both parts' words stands in for
-    them only if its heading names both: "해외 컨퍼런스 지원" mentions "출장 일비" in
-    passing. ([question], []) when it is one question.
-    """
-    whole: tuple[list[str], list[tuple[float, int | None]]] = ([question], [])
-    parts = split_question(index, question) if passages else [question]
-    if len(parts) < 2:
-        return whole
-    covered = assign_parts(index, parts, passages)
-    if _asks_twice(question):
-        return parts, covered
-    two = len({i for _, i in covered}) == 2 and all(c >= MIN_CONFIDENCE for c, _ in covered)
-    if not two:
-        return whole
-    words = [set(index.weighted_terms(part)[0]) for part in parts]
-
-    def names(hit: Hit, part: int) -> bool:
-        return bool(words[part] & index.heading_terms(hit))
-
-    # each part's passage is about it (its heading names the part): then a passage that
-    # holds both only stands in for them if it is about both, not naming one in passing
-    about = all(i is not None and names(passages[i], k) for k, (_, i) in enumerate(covered))
-    one = any(
-        p.confidence >= MIN_CONFIDENCE
-        and _held_together(index, question, [p]) >= COVERED
-        and (not about or all(names(p, k) for k in range(len(parts))))
-        for p in passages
-    )
-    return whole if one else (parts, covered)
-
-
-def assign_parts(
-    index: DocumentIndex, parts: Sequence[str], passages: Sequence[Hit]
-) -> list[tuple[float, int | None]]:
-    """For each part of a two-part question: (confidence, 0-based passage) of its passage.
-
-    A part's confidence in a passage is the index's measure for the part as a question of
-    its own (`union_confidence`). The pair of passages that answers the two parts best
-    together; of equally good pairs, one with a passage for each part (a passage that only
-    mentions the other part's topic in passing does not stand in for the passage about it),
-    then the pair whose headings name more of its parts' words, then the pair each part's
-    words are more about (`keyword_scores`: BM25), then the higher-ranked.
-    """
-    terms = [index.passage_terms(p) for p in passages]
-    headings = [index.heading_terms(p) for p in passages]
-    scores: list[list[float]] = []
-    named: list[list[int]] = []
-    graded: list[list[float]] = []
-    for part in parts:
-        weights, unknown_mass = index.weighted_terms(part)
-        scores.append([_share(weights, unknown_mass, index.credited(part, held)) for held in terms])
-        named.append([len(set(weights) & heading) for heading in headings])
-        graded.append(index.keyword_scores(part, passages))
-    best: tuple[tuple[float, bool, int, float, int], list[tuple[float, int | None]]] | None = None
-    choices = range(-1, len(passages))  # -1: no passage for that part
-    for i in choices:
-        for j in choices:
-            a = scores[0][i] if i >= 0 else 0.0
-            b = scores[1][j] if j >= 0 else 0.0
-            if (i >= 0 and a <= 0) or (j >= 0 and b <= 0):
-                continue
-            in_heading = (named[0][i] if i >= 0 else 0) + (named[1][j] if j >= 0 else 0)
-            bm25 = (graded[0][i] if i >= 0 else 0.0) + (graded[1][j] if j >= 0 else 0.0)
-            key = (round(a + b, 3), i != j, in_heading, round(bm25, 3), -(i + j))
-            if best is None or key > best[0]:
-                best = (key, [(a, i if i >= 0 else None), (b, j if j >= 0 else None)])
-    assert best is not None  # (-1, -1) always qualifies
-    return best[1]
-
-
 def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> Judgement:
     """The offline judgement: the same JSON a model gives, by a rule anyone can follow.
 
@@ -474,7 +286,7 @@ def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> 
         # subject out, "운영은 언제까지야?", is covered by any passage on opening hours)
         both = union_confidence(index, question, [passages[i] for i in leaders])
         confidence = max(confidence, min(both, *(c for c, _ in covered)))
-    together = _held_together(index, question, chosen)
+    together = held_together(index, question, chosen)
     sufficient = confidence >= MIN_CONFIDENCE and together >= COVERED and not steps_cut and not weak
     action: Literal["get_section", "search_again"] | None = None
     query = ""

@@ -18,14 +18,12 @@ from graph.retrieval.loop import (
     MAX_CALLS,
     NOT_FOUND,
     Judgement,
-    assign_parts,
     judge_rule,
     model_judge,
-    question_parts,
     run_loop,
     search_all,
-    split_question,
 )
+from graph.retrieval.parts import assign_parts, question_parts, split_question
 from graph.turns import content_text
 from prompt import get_prompt
 from tests.unit.helpers import doc_index
