@@ -12,7 +12,7 @@ import logging
 import math
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -427,20 +427,12 @@ class DocumentIndex:
         known word (`_unknown_mass`), and words every document contains ("회사", "규정")
         count little, so "회사 양자역학 규정" stays low; numbers alone match nothing.
         """
-        weights = self._weights(terms)
-        known, unknown = terms.known, terms.unknown
-        matched = _credited(terms, text_tokens) & known
-        # an everyday English verb or adverb the text lacks is how the question is put
-        weights = {t: w for t, w in weights.items() if t in matched or t not in english_phrasing()}
-        known_mass = sum(weights.values())
-        if not known_mass:  # nothing, or only small numbers, which weigh nothing
-            return 0.0
-        unknown_mass = self._unknown_mass(known, unknown)
-        confidence = sum(weights[t] for t in matched) / (known_mass + unknown_mass)
+        held = _credited(terms, text_tokens)
+        unknown_mass = self._unknown_mass(terms.known, terms.unknown)
+        confidence = held_share(self._weights(terms), unknown_mass, held)
+        matched = held & terms.known
         count = len(self._chunk_tokens)
-        if all(t.isdigit() for t in matched):
-            return 0.0  # numbers alone name no topic ("What is 15% of 2400?", 내선 2400)
-        if count >= 20 and all(self._df[t] / count > GENERIC_DF for t in matched):
+        if matched and count >= 20 and all(self._df[t] / count > GENERIC_DF for t in matched):
             confidence *= 0.5  # only words that most documents share ("회사", "규정")
         return confidence
 
@@ -542,10 +534,10 @@ class DocumentIndex:
         """The terms `held` (a passage's) with the question's synonyms of any held term.
 
         "month" in a question also stands for its gloss "월": a passage that holds one of
-        them holds the idea, and counts both.
+        them holds the idea, and counts both. For passages this index found, so it does not
+        look at the documents folder again (the loop asks this of every passage it judges).
         """
         with self._lock:
-            self.refresh()
             return _credited(self._terms(question), held)
 
     def passage_terms(self, hit: Hit) -> frozenset[str]:
@@ -687,6 +679,21 @@ def _weight(term: str) -> float:
 def english_phrasing() -> frozenset[str]:
     """`EN_PHRASING` as search tokens (stemmed)."""
     return frozenset(stem_english(w) for w in EN_PHRASING)
+
+
+def held_share(weights: Mapping[str, float], unknown_mass: float, held: AbstractSet[str]) -> float:
+    """The share of a question's weight (`weights`: term -> weight) the terms `held` hold.
+
+    `unknown_mass` weighs the question's words no document has. An everyday English verb
+    or adverb not held is how the question is put and counts for nothing; numbers alone
+    name no topic ("What is 15% of 2400?" and 내선 2400): 0.
+    """
+    matched = [t for t in weights if t in held]
+    phrasing = english_phrasing()
+    total = sum(w for t, w in weights.items() if t in held or t not in phrasing) + unknown_mass
+    if not total or all(t.isdigit() for t in matched):
+        return 0.0
+    return sum(weights[t] for t in matched) / total
 
 
 def _credited(terms: QueryTerms, held: AbstractSet[str]) -> frozenset[str]:

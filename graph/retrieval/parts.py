@@ -10,11 +10,10 @@ set of passages.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Sequence
 
 from graph.retrieval import MIN_CONFIDENCE
-from graph.retrieval.index import DocumentIndex, Hit, english_phrasing
+from graph.retrieval.index import DocumentIndex, Hit, held_share
 
 COVERED = 0.75
 """Share of the question the top passages must hold together to be sufficient."""
@@ -53,21 +52,6 @@ SPLITS = re.compile(r"(랑|하고|과|와|고)\s|,|그리고|\band\b", re.I)
 """Connectors a two-part question is split at ("각각", "both" only say that it has two)."""
 
 
-def _share(weights: Mapping[str, float], unknown_mass: float, held: AbstractSet[str]) -> float:
-    """The share of a question's weight that the terms `held` hold (0 if it has none).
-
-    `unknown_mass` weighs the question's words no document has.
-    """
-    matched = [t for t in weights if t in held]
-    # an everyday English verb or adverb not held is how the question is put, as in the
-    # index's confidence
-    phrasing = english_phrasing()
-    total = sum(w for t, w in weights.items() if t in held or t not in phrasing) + unknown_mass
-    if not total or all(t.isdigit() for t in matched):
-        return 0.0  # numbers alone name no topic, as in the index's confidence
-    return sum(weights[t] for t in matched) / total
-
-
 def _terms_held(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> frozenset[str]:
     """The terms the passages hold together, with the question's synonyms of them."""
     held: set[str] = set()
@@ -82,7 +66,7 @@ def held_together(index: DocumentIndex, question: str, chosen: Sequence[Hit]) ->
     Words no document has are left out: the confidence already counts them against.
     """
     weights, _ = index.weighted_terms(question)
-    return _share(weights, 0.0, _terms_held(index, question, chosen))
+    return held_share(weights, 0.0, _terms_held(index, question, chosen))
 
 
 def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -> float:
@@ -91,7 +75,7 @@ def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -
     Words no document has count against it, as in `Hit.confidence`.
     """
     weights, unknown_mass = index.weighted_terms(question)
-    return _share(weights, unknown_mass, _terms_held(index, question, hits))
+    return held_share(weights, unknown_mass, _terms_held(index, question, hits))
 
 
 def asks_twice(question: str) -> bool:
@@ -191,7 +175,9 @@ def assign_parts(
     graded: list[list[float]] = []
     for part in parts:
         weights, unknown_mass = index.weighted_terms(part)
-        scores.append([_share(weights, unknown_mass, index.credited(part, held)) for held in terms])
+        scores.append(
+            [held_share(weights, unknown_mass, index.credited(part, held)) for held in terms]
+        )
         named.append([len(set(weights) & heading) for heading in headings])
         graded.append(index.keyword_scores(part, passages))
     best: tuple[tuple[float, bool, int, float, int], list[tuple[float, int | None]]] | None = None
