@@ -30,7 +30,13 @@ from graph.retrieval.chunking import (
     read_document,
 )
 from graph.retrieval.glossary import Concept, concepts, expand_query
-from graph.retrieval.tokenize import EN_PHRASING, is_predicate, stem_english, tokens
+from graph.retrieval.tokenize import (
+    EN_PHRASING,
+    is_predicate,
+    noun_phrases,
+    stem_english,
+    tokens,
+)
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +107,11 @@ class QueryTerms(NamedTuple):
     """Terms the glossary adds for a Korean word the documents use ("회사 주식" -> "공시"):
     related words the query does not say, which weigh HINT_WEIGHT. (For a word they do
     not use, "라운딩" -> "골프장", the terms stand in for it and weigh in full.)"""
+    unnamed_topic: bool = False
+    """Every topical word the query has that some document uses is part of a noun phrase
+    with a word no document has ("pet insurance", "회사 주식 배당금"): it asks about a kind
+    of thing the documents do not name, and what they say of the broader word ("단체 보험")
+    is not its answer."""
 
 
 def _manifest(root: Path) -> dict[str, list[int]]:
@@ -364,8 +375,39 @@ class DocumentIndex:
             and len(pair := c.alternatives & known) == 2
         )
         return QueryTerms(
-            expanded, tuple(query_tokens), frozenset(known), frozenset(unknown), synonyms, hints
+            expanded,
+            tuple(query_tokens),
+            frozenset(known),
+            frozenset(unknown),
+            synonyms,
+            hints,
+            self._names_no_topic(query, written, known, unknown),
         )
+
+    def _names_no_topic(
+        self, query: str, written: Sequence[str], known: AbstractSet[str], unknown: AbstractSet[str]
+    ) -> bool:
+        """Whether the query's topic is a noun phrase the documents do not name (`unnamed_topic`).
+
+        Its topical words are the known written ones that are about something: no verb,
+        number, everyday English word or word most chunks share ("회사").
+        """
+        phrases = [p for p in noun_phrases(query) if not unknown.isdisjoint(p)]
+        if not phrases:
+            return False
+        count = len(self._chunk_tokens)
+        phrasing = english_phrasing()
+        topics = {
+            t
+            for t in written
+            if t in known
+            and not t.isdigit()
+            and not is_predicate(t)
+            and t not in phrasing
+            and (count < 20 or self._df[t] / count <= GENERIC_DF)
+        }
+        in_phrase = [w for p in phrases for w in p]
+        return bool(topics) and all(any(w.startswith(t) for w in in_phrase) for t in topics)
 
     def _unknown_english(self, written: list[str], ideas: list[Concept]) -> set[str]:
         """The query's English topic words that no document, keyword or glossary line has.
@@ -434,6 +476,8 @@ class DocumentIndex:
         count = len(self._chunk_tokens)
         if matched and count >= 20 and all(self._df[t] / count > GENERIC_DF for t in matched):
             confidence *= 0.5  # only words that most documents share ("회사", "규정")
+        if terms.unnamed_topic:
+            confidence *= 0.5  # "pet insurance": what they say of insurance is not it
         return confidence
 
     def _weights(self, terms: QueryTerms) -> dict[str, float]:

@@ -234,6 +234,57 @@ def compound_parts(term: str) -> list[str]:
     return [term[i : i + 2] for i in range(len(term) - 1)]
 
 
+_PHRASE_NOUNS = frozenset({"NNG", "NNP", "SL"})
+
+
+def noun_phrases(text: str) -> list[tuple[str, ...]]:
+    """The runs of two or more nouns written side by side in `text`, as search tokens.
+
+    "회사 주식 배당금은" -> ("회사", "주식", "배당금"); "pet insurance" -> ("pet", "insur").
+    Nouns are side by side when only spaces part them; a particle, a verb, punctuation, or
+    an English function or everyday word ("offer", `EN_PHRASING`) ends a run. A noun
+    suffix ("사장님") belongs to its noun.
+    """
+    if not text.strip():
+        return []
+    with _lock:
+        morphs = _join_latin(_analyzer().tokenize(text))
+    runs: list[tuple[str, ...]] = []
+    run: list[str] = []
+    end = -1
+    for morph in morphs:
+        tag = morph.tag.split("-")[0]
+        joined = end >= 0 and not text[end : morph.start].strip()
+        if tag == "XSN" and joined:
+            end = morph.start + morph.len
+            continue
+        word = _phrase_noun(morph.form, tag)
+        if word is None or not joined:
+            if len(run) >= 2:
+                runs.append(tuple(run))
+            run = []
+        if word is None:
+            end = -1
+            continue
+        run.append(word)
+        end = morph.start + morph.len
+    if len(run) >= 2:
+        runs.append(tuple(run))
+    return runs
+
+
+def _phrase_noun(form: str, tag: str) -> str | None:
+    """The search token of a noun that can be part of a noun phrase, else None."""
+    if tag not in _PHRASE_NOUNS:
+        return None
+    if tag != "SL":
+        return None if form in KO_STOPWORDS else form
+    words = english_words(form)
+    if len(words) != 1 or not words[0].isalpha() or words[0] in EN_PHRASING:
+        return None
+    return stem_english(words[0])
+
+
 def recall_tokens(text: str) -> list[str]:
     """Search tokens for conversation recall: `tokens` plus the pieces of Korean compounds."""
     out = []

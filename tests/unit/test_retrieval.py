@@ -9,6 +9,8 @@ import pytest
 
 from graph.retrieval import DocumentIndex, HashingEmbeddings, build_document_tools, format_hits
 from graph.retrieval.chunking import split_document
+from graph.retrieval.loop import NOT_FOUND, run_loop
+from graph.retrieval.tokenize import noun_phrases
 from tests.unit.helpers import doc_index
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -487,3 +489,42 @@ def test_an_everyday_english_verb_a_passage_lacks_does_not_count_against_it(
     # one the passage holds still counts for it
     weights, _ = index.weighted_terms("talk to the guard")
     assert weights["talk"] > 0
+
+
+def test_noun_phrases_are_nouns_written_side_by_side() -> None:
+    assert noun_phrases("회사 주식 배당금은 언제 나와?") == [("회사", "주식", "배당금")]
+    assert noun_phrases("Does the company offer pet insurance?") == [("pet", "insur")]
+    # a noun suffix belongs to its noun; a particle, a verb or punctuation ends a run
+    assert noun_phrases("거래처 사장님이랑 라운딩 가는데") == [("거래처", "사장")]
+    assert noun_phrases("회사가 쇼핑몰에서 주는 돈") == []
+    assert noun_phrases("pet, insurance") == []
+    assert noun_phrases("the minimum length for a login passphrase") == [
+        ("minimum", "length"),
+        ("login", "passphras"),
+    ]
+
+
+def test_a_question_whose_topic_is_a_kind_no_document_names_is_no_match(
+    tmp_path: Path,
+) -> None:
+    index = doc_index(
+        tmp_path,
+        {
+            "benefits.md": "# 복리후생\n## 단체 보험\n<!-- keywords: group insurance -->\n"
+            "전 직원은 단체 보험에 가입됩니다.\n",
+            "ethics.md": "# 윤리\n## 내부자 거래\n미공개 정보로 주식을 거래하지 않습니다.\n",
+            "security.md": "# 정보보안\n## 비밀번호\n<!-- keywords: password, login, minimum length -->\n"
+            "비밀번호는 최소 12자입니다.\n",
+        },
+    )
+    # "pet" and "배당금" are in no document: the question asks about a kind of insurance
+    # (of stock income) they do not name, and their insurance (stock) passage is not it
+    for question in ("Is there pet insurance?", "주식 배당금은 언제 나와?"):
+        assert index.search(question, k=1)[0].confidence < 0.5, question
+        assert run_loop(index, question).outcome == NOT_FOUND, question
+    assert index.search("Is there group insurance?", k=1)[0].confidence >= 0.5
+    # an unknown word beside a known one, in a question with a topic of its own besides
+    question = "What is the minimum length of a login passphrase?"
+    assert index.weighted_terms(question)[1] > 0  # "passphrase" is in no document
+    hit = index.search(question, k=1)[0]
+    assert hit.heading == "정보보안 > 비밀번호" and hit.confidence >= 0.5
