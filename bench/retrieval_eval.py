@@ -3,7 +3,8 @@
     uv run python bench/retrieval_eval.py
 
 Builds the index over data/docs in a temporary folder (FAISS uses the offline hashing
-embeddings) and scores it on data/eval/retrieval_questions.jsonl.
+embeddings) and scores it on data/eval/retrieval_questions.jsonl. Then issue 15's table,
+seed 003's loop against a single search (`bench/retrieval_loop.py`, which also runs alone).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import retrieval_loop  # noqa: E402
 from graph.retrieval import DocumentIndex, HashingEmbeddings, relevant  # noqa: E402
 
 MODES = ("keyword", "faiss", "hybrid")
@@ -33,6 +35,8 @@ def main() -> None:
         evaluate(_questions(name))
     print("== the confidence gate (seed 003: below 0.5 the answer says nothing was found)")
     gate(_questions("retrieval_questions.jsonl"), _questions("retrieval_negatives.jsonl"))
+    print("== seed 003's retrieval loop against a single search (bench/retrieval_loop.py)")
+    retrieval_loop.main()
 
 
 def gate(answerable: list[dict[str, str]], unanswerable: list[dict[str, str]]) -> None:

@@ -112,7 +112,7 @@ def main() -> None:
     print(
         f"* with a model: router + each rerank judgement + answer. Loop - single: {gain:+.1f} "
         f"points (target >= +10: {'met' if gain >= 10 else 'NOT met'}); loop fallbacks "
-        f"{loop['fallback'][0]}/14 (target >= 13: "
+        f"{loop['fallback'][0]}/{loop['fallback'][1]} (target >= 13: "
         f"{'met' if loop['fallback'][0] >= 13 else 'NOT met'})"
     )
 
