@@ -13,6 +13,11 @@ the 14 questions no document answers (`retrieval_negatives.jsonl`), how many end
 fallback: nothing relevant passed the single search, or the loop's outcome is
 `not_found` / `in_preparation`. Target: the loop answers at least 10 points more, and at
 least 13 of 14 unanswerable questions fall back.
+
+Then the same on two holdouts written at stop 28 by someone who read only the documents
+(never the code, the keywords or the other sets), and scored once before any change was
+made for them: `section_questions_holdout3.jsonl` (24 questions, one section each) and
+`retrieval_negatives_holdout.jsonl` (24 questions no document answers).
 """
 
 from __future__ import annotations
@@ -43,7 +48,12 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def _run(loop: str, questions: list[dict[str, Any]], tmp: Path) -> dict[str, Any]:
+def _run(
+    loop: str,
+    questions: list[dict[str, Any]],
+    tmp: Path,
+    negatives_file: str = "retrieval_negatives.jsonl",
+) -> dict[str, Any]:
     settings = load_settings(
         {
             "CHAT_DB_PATH": str(tmp / f"loop-{loop}.sqlite"),
@@ -67,7 +77,7 @@ def _run(loop: str, questions: list[dict[str, Any]], tmp: Path) -> dict[str, Any
             kind = q.get("kind", "section")
             done, total = by_kind.get(kind, (0, 0))
             by_kind[kind] = (done + ok, total + 1)
-        negatives = _read("retrieval_negatives.jsonl")
+        negatives = _read(negatives_file)
         index = app.index
         assert index is not None
         fell_back = 0
@@ -90,12 +100,34 @@ def _run(loop: str, questions: list[dict[str, Any]], tmp: Path) -> dict[str, Any
 
 
 def main() -> None:
-    questions = [
-        {**q, "answers": [q["answer"]], "kind": "section"} for q in _read("section_questions.jsonl")
-    ] + _read("loop_questions.jsonl")
+    questions = _sections("section_questions.jsonl") + _read("loop_questions.jsonl")
     with tempfile.TemporaryDirectory() as tmp:
         single = _run("off", questions, Path(tmp))
         loop = _run("on", questions, Path(tmp))
+    _table(questions, single, loop)
+    gain = (loop["held"] - single["held"]) * 100
+    print(
+        f"* with a model: router + each rerank judgement + answer. Loop - single: {gain:+.1f} "
+        f"points (target >= +10: {'met' if gain >= 10 else 'NOT met'}); loop fallbacks "
+        f"{loop['fallback'][0]}/{loop['fallback'][1]} (target >= 13: "
+        f"{'met' if loop['fallback'][0] >= 13 else 'NOT met'})"
+    )
+    held_out = _sections("section_questions_holdout3.jsonl")
+    with tempfile.TemporaryDirectory() as tmp:
+        single = _run("off", held_out, Path(tmp), "retrieval_negatives_holdout.jsonl")
+        loop = _run("on", held_out, Path(tmp), "retrieval_negatives_holdout.jsonl")
+    print("the holdouts of stop 28 (section_questions_holdout3, retrieval_negatives_holdout):")
+    _table(held_out, single, loop)
+    gain = (loop["held"] - single["held"]) * 100
+    done, total = loop["fallback"]
+    print(f"Loop - single: {gain:+.1f} points; loop fallbacks {done}/{total} ({done / total:.0%})")
+
+
+def _sections(name: str) -> list[dict[str, Any]]:
+    return [{**q, "answers": [q["answer"]], "kind": "section"} for q in _read(name)]
+
+
+def _table(questions: list[dict[str, Any]], single: dict[str, Any], loop: dict[str, Any]) -> None:
     print(
         f"{len(questions)} questions ({', '.join(f'{k} {v[1]}' for k, v in loop['by_kind'].items())})"
     )
@@ -108,13 +140,6 @@ def main() -> None:
             f"{name:14} {r['held']:6.1%}  ({kinds})  {r['calls']:5.2f}  {r['judged']:6.2f}  "
             f"{model_calls:8.2f}  {r['fallback'][0]:3}/{r['fallback'][1]}  {r['ms']:7.0f}"
         )
-    gain = (loop["held"] - single["held"]) * 100
-    print(
-        f"* with a model: router + each rerank judgement + answer. Loop - single: {gain:+.1f} "
-        f"points (target >= +10: {'met' if gain >= 10 else 'NOT met'}); loop fallbacks "
-        f"{loop['fallback'][0]}/{loop['fallback'][1]} (target >= 13: "
-        f"{'met' if loop['fallback'][0] >= 13 else 'NOT met'})"
-    )
 
 
 if __name__ == "__main__":

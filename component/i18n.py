@@ -61,6 +61,10 @@ _STRINGS: dict[str, dict[str, str]] = {
     "index_mode_hybrid": {"ko": "하이브리드 (키워드 + 벡터)", "en": "hybrid (keyword + vectors)"},
     "index_mode_keyword": {"ko": "키워드만", "en": "keywords only"},
     "index_mode_faiss": {"ko": "벡터만 (FAISS)", "en": "vectors only (FAISS)"},
+    "doc_kind_faq": {"ko": "FAQ", "en": "FAQ"},
+    "doc_kind_guide": {"ko": "안내서", "en": "guide"},
+    "doc_steps": {"ko": "절차 있음", "en": "has steps"},
+    "doc_sections": {"ko": "섹션 {n}개", "en": "{n} sections"},
     "settings_failed": {
         "ko": "설정 값이 올바르지 않아 앱을 열 수 없습니다: {msg}",
         "en": "A setting has a value the app cannot use: {msg}",

@@ -201,6 +201,13 @@ def render_index(status: Mapping[str, Any] | None, lang: str) -> None:
         )
         for problem in status["problems"]:
             st.caption(f"⚠️ {problem}")
+        for doc in status.get("catalog", []):
+            kind = t(f"doc_kind_{doc['doc_type']}", lang)
+            steps = f" · {t('doc_steps', lang)}" if doc["has_steps"] else ""
+            st.caption(
+                f"📄 **{doc['title']}** `{doc['source']}` · {kind}{steps} · "
+                + t("doc_sections", lang, n=doc["sections"])
+            )
 
 
 def render_language(lang: str, on_change: Callable[[str], None]) -> None:

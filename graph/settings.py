@@ -158,6 +158,12 @@ class Settings:
         "on: seed 003's loop (search, rerank and judge, search again or expand a section, at "
         "most 3 calls, honest fallbacks); off: one search of 3 passages.",
     )
+    search_all_mix_raw: str = _env(
+        "SEARCH_ALL_MIX",
+        "3,7",
+        "FAQ and guide passages a search_all call returns, as 'faq,guide' (seed 003: 3 FAQ "
+        "+ 7 guide); each 0-20, together at least 1.",
+    )
     checkpoint_keep_turns: str = _env(
         "CHECKPOINT_KEEP_TURNS",
         "20",
@@ -280,6 +286,20 @@ class Settings:
         if mode == "hybrid":
             return "hybrid"
         raise ValueError(f"RETRIEVAL_MODE must be keyword, faiss or hybrid, got {mode!r}")
+
+    @property
+    def search_all_mix(self) -> tuple[int, int]:
+        """SEARCH_ALL_MIX: (FAQ, guide) passages in a search_all result."""
+        raw = self.search_all_mix_raw
+        parts = [p.strip() for p in raw.split(",")]
+        if len(parts) == 2 and all(p.isdigit() for p in parts):
+            faq, guide = int(parts[0]), int(parts[1])
+            if faq <= 20 and guide <= 20 and faq + guide >= 1:
+                return faq, guide
+        raise ValueError(
+            "SEARCH_ALL_MIX must be two counts 'faq,guide', each 0-20 and together at least "
+            f"1 (seed 003: 3,7), got {raw!r}"
+        )
 
     @property
     def keep_turns(self) -> int:

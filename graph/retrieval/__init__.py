@@ -61,7 +61,13 @@ def open_index(settings: Settings) -> DocumentIndex:
     """
     mode = settings.search_mode
     embeddings = None if mode == "keyword" else _embeddings(settings)
-    return DocumentIndex(Path(settings.docs_dir), settings.index_path, embeddings, mode=mode)
+    return DocumentIndex(
+        Path(settings.docs_dir),
+        settings.index_path,
+        embeddings,
+        mode=mode,
+        mix=settings.search_all_mix,
+    )
 
 
 def build_document_tools(index: DocumentIndex) -> list[BaseTool]:

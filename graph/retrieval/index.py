@@ -41,6 +41,9 @@ from graph.retrieval.tokenize import (
 log = logging.getLogger(__name__)
 
 Mode = Literal["keyword", "faiss", "hybrid"]
+
+SEARCH_MIX = (3, 7)
+"""FAQ and guide passages in a `search_all` result (seed 003's mix)."""
 INDEX_FORMAT = 2
 """The saved index's format: 2 has each chunk's keywords; another one is built again."""
 RRF_K = 60
@@ -132,8 +135,11 @@ class DocumentIndex:
         embeddings: Embeddings | None = None,
         expand: bool = True,
         mode: Mode = "hybrid",
+        mix: tuple[int, int] = SEARCH_MIX,
     ) -> None:
         self.docs_dir = Path(docs_dir)
+        self.mix = mix
+        """FAQ and guide passages a `search_all` returns (SEARCH_ALL_MIX)."""
         self.mode: Mode = mode if embeddings is not None else "keyword"
         """The search mode asked for (keyword without embeddings)."""
         self.expand = expand
@@ -299,9 +305,9 @@ class DocumentIndex:
         return self.mode if self._faiss is not None else "keyword"
 
     def status(self) -> dict[str, object]:
-        """What the sidebar says of the index: size, search mode, and what degraded it.
+        """What the sidebar says of the index: size, search mode, what degraded it, kinds.
 
-        One look at the documents folder (`refresh`) per call: the sidebar asks on every
+        `catalog` lists each document: source, title, doc_type, has_steps, sections. One look at the documents folder (`refresh`) per call: the sidebar asks on every
         page render.
         """
         with self._lock:
@@ -312,9 +318,20 @@ class DocumentIndex:
         problems = list(self._warnings)
         if self._query_failure:
             problems.append(self._query_failure)
+        catalog = [
+            {
+                "source": source,
+                "title": info["title"],
+                "doc_type": info["doc_type"],
+                "has_steps": info["has_steps"],
+                "sections": len(info["headings"]),
+            }
+            for source, info in sorted(self.documents().items())
+        ]
         return {
             "documents": len({c.source for c in chunks}),
             "chunks": len(chunks),
+            "catalog": catalog,
             "embeddings": type(self.embeddings).__name__ if wanted else None,
             "mode": self.mode if vectors else "keyword",
             "wanted_mode": self.mode,

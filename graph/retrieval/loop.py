@@ -33,7 +33,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from graph.retrieval import MIN_CONFIDENCE
-from graph.retrieval.index import DocumentIndex, Hit
+from graph.retrieval.index import SEARCH_MIX, DocumentIndex, Hit
 from graph.retrieval.parts import (
     COVERED,
     held_together,
@@ -45,10 +45,9 @@ from graph.retrieval.value_kinds import asked_kinds, stated_kinds
 
 log = logging.getLogger(__name__)
 
-FAQ_K = 3
-"""FAQ passages in a `search_all` result (seed 003)."""
-GUIDE_K = 7
-"""Guide passages in a `search_all` result (seed 003)."""
+FAQ_K, GUIDE_K = SEARCH_MIX
+"""FAQ and guide passages in a `search_all` result by default (seed 003); an index's own
+`mix` (SEARCH_ALL_MIX) is what the tools use."""
 MAX_CALLS = 3
 """Retrieval tool calls a turn may make (search_all, search_by_metadata, get_section)."""
 CONTEXT_K = 3
@@ -134,9 +133,11 @@ class LoopResult:
 
 
 def search_all(
-    index: DocumentIndex, query: str, faq_k: int = FAQ_K, guide_k: int = GUIDE_K
+    index: DocumentIndex, query: str, faq_k: int | None = None, guide_k: int | None = None
 ) -> list[Hit]:
     """FAQ and guide passages for `query`: the best `faq_k` of the FAQs, `guide_k` of the rest.
+
+    Unset, the two counts are the index's `mix` (SEARCH_ALL_MIX, seed 003's 3 + 7).
 
     A query in two parts (`split_question`) also gets the best PART_K passages of each part
     searched on its own, after the others: the passage about one part often shares too few
@@ -144,6 +145,8 @@ def search_all(
     매달 며칠에 들어와?" finds the salary's make-up, which names both, before payday). Every
     passage's confidence is for the whole query.
     """
+    faq_k = index.mix[0] if faq_k is None else faq_k
+    guide_k = index.mix[1] if guide_k is None else guide_k
     meta = index.documents()
     hits = index.search(query, k=4 * (faq_k + guide_k))
     faq = [h for h in hits if meta.get(h.source, {}).get("doc_type") == "faq"][:faq_k]

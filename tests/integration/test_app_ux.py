@@ -135,6 +135,13 @@ def test_the_sidebar_shows_the_document_index(db: Path) -> None:
     assert [e.label for e in at.sidebar.expander if e.label.startswith("📚")] == [
         "📚 문서 색인 · 하이브리드 (키워드 + 벡터)"
     ]
+    # each document with its kind, whether it has steps, and its sections (seed 003)
+    docs = [c for c in captions if c.startswith("📄")]
+    (size,) = [c for c in captions if c.startswith("문서 ")]
+    assert size.startswith(f"문서 {len(docs)}개"), (size, docs)
+    (faq,) = [c for c in docs if "`faq.md`" in c]
+    assert "· FAQ" in faq and "섹션 " in faq
+    assert any("· 안내서 · 절차 있음 · 섹션 " in c for c in docs), docs
 
 
 def test_the_retrieval_mode_setting_shows_in_the_sidebar_and_a_wrong_one_is_named(

@@ -22,6 +22,7 @@ from graph.retrieval.loop import (
     model_judge,
     run_loop,
     search_all,
+    search_by_metadata,
 )
 from graph.retrieval.parts import assign_parts, question_parts, split_question
 from graph.turns import content_text
@@ -56,6 +57,39 @@ def test_search_all_takes_at_most_three_faqs_and_seven_guides(shipped: DocumentI
     hits = search_all(shipped, "연차 휴가 신청")
     kinds = [meta[h.source]["doc_type"] for h in hits]
     assert kinds.count("faq") <= 3 and kinds.count("guide") <= 7 and len(hits) > 3
+
+
+def test_the_search_all_mix_is_a_setting_and_a_bad_one_is_named(tmp_path: Path) -> None:
+    from graph.retrieval import open_index
+    from graph.settings import load_settings
+
+    env = {"DOCS_DIR": str(DOCS), "INDEX_DIR": str(tmp_path), "RETRIEVAL_MODE": "keyword"}
+    index = open_index(load_settings({**env, "SEARCH_ALL_MIX": "1, 2"}))
+    meta = index.documents()
+    kinds = [meta[h.source]["doc_type"] for h in search_all(index, "재직증명서 발급")]
+    assert kinds.count("faq") == 1 and kinds.count("guide") == 2, kinds
+    assert open_index(load_settings(env)).mix == (3, 7)  # seed 003's mix by default
+    for bad in ("3", "a,b", "0,0", "3,70"):
+        with pytest.raises(ValueError, match="SEARCH_ALL_MIX"):
+            open_index(load_settings({**env, "SEARCH_ALL_MIX": bad}))
+
+
+def test_search_by_metadata_keeps_the_documents_of_a_kind_or_with_steps(tmp_path: Path) -> None:
+    index = doc_index(
+        tmp_path,
+        {
+            "faq.md": "# 자주 묻는 질문\n## 노트북\n노트북 교체는 헬프데스크에 문의합니다.\n",
+            "laptop.md": "# 노트북 교체\n## 절차\n1. 노트북 교체 신청서를 냅니다.\n2. 헬프데스크가 노트북을 줍니다.\n",
+            "notes.md": "# 노트북 규정\n## 교체 주기\n노트북 교체 주기는 4년입니다.\n",
+        },
+    )
+    sources = lambda hits: {h.source for h in hits}  # noqa: E731
+    assert sources(search_by_metadata(index, "노트북 교체")) == {"faq.md", "laptop.md", "notes.md"}
+    assert sources(search_by_metadata(index, "노트북 교체", doc_type="faq")) == {"faq.md"}
+    assert sources(search_by_metadata(index, "노트북 교체", has_steps=True)) == {"laptop.md"}
+    assert sources(search_by_metadata(index, "노트북 교체", doc_type="guide", has_steps=False)) == {
+        "notes.md"
+    }
 
 
 def test_front_matter_sets_the_kind_and_stays_out_of_the_passages(tmp_path: Path) -> None:
