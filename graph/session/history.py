@@ -24,7 +24,7 @@ from graph.session.app import ChatApp, config_for, require_thread
 from graph.session.errors import storage_errors
 from graph.session.threads import new_thread
 from graph.settings import validate_rate
-from graph.storage import summaries
+from graph.storage import blocks, summaries
 from graph.storage.archive import delete_archive, update_thread
 from graph.storage.checkpointer import FORK_SOURCE, METADATA_KEYS
 from graph.storage.recall_index import index_packed_turns
@@ -289,6 +289,7 @@ def _copy_archive(
             "WHERE thread_id = ? AND (turn <= ? AND messages IS NOT NULL OR turn <= ?)",
             (target, archived, stats_to, source, archived, stats_to),
         )
+        blocks.copy_blocks(conn, source, target, upto=archived)
         conn.execute(
             "INSERT INTO summary_costs (thread_id, first_turn, meta) "
             "SELECT ?, first_turn, meta FROM summary_costs WHERE thread_id = ? AND first_turn <= ?",
@@ -315,9 +316,4 @@ def _copy_archive(
             "WHERE thread_id = ? AND pinned_at <= ?",
             (target, source, pinned_before),
         )
-        rows = conn.execute(
-            "SELECT thread_id, turn, messages FROM archive_turns WHERE thread_id = ? "
-            "AND messages IS NOT NULL ORDER BY turn",
-            (target,),
-        ).fetchall()
-        index_packed_turns(conn, rows)
+        index_packed_turns(conn, list(blocks.archived_rows(conn, target)))

@@ -28,6 +28,7 @@ from graph.storage.archive import (
     register_thread,
     update_thread,
 )
+from graph.storage.blocks import archived_numbers
 from graph.storage.checkpointer import FORK_SOURCE
 from graph.storage.facts import load_facts, read_pins
 from graph.text import check_text, check_thread_id
@@ -291,14 +292,9 @@ def salvage_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - salvage what can be read
         out["record_error"] = str(exc)
     try:
-        numbers = [
-            int(r[0])
-            for r in app.persistence.archive.execute(
-                "SELECT turn FROM archive_turns WHERE thread_id = ? AND messages IS NOT NULL "
-                "ORDER BY turn",
-                (thread_id,),
-            )
-        ]
+        archive = app.persistence.archive
+        with archive.lock, archive.conn:
+            numbers = archived_numbers(archive.conn, thread_id)
     except Exception as exc:  # noqa: BLE001
         out["archive_error"] = str(exc)
         numbers = []

@@ -1,7 +1,9 @@
 """The archive of summarized turns and the list of threads, beside the checkpoints.
 
 A summarized turn leaves the graph state (the model sees its summary instead) and is kept
-here, one item per turn, so the UI can still show and export the whole conversation.
+here, so the UI can still show and export the whole conversation: one row per turn, and
+once a block of turns is archived to its end, one compressed row per block
+(`graph.storage.blocks`).
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from graph.storage import blocks
 from graph.storage.db import Connection, dialect
+from graph.storage.packing import dump as _dump
+from graph.storage.packing import pack_json, unpack_json
 from graph.storage.recall_index import delete_index, document_terms, index_turns
 from graph.storage.schema import upgrade
-from graph.storage.zdict import deflate, inflate
 from graph.times import TIME_KEY
 
 STATS_FIELDS = ("turn", "context_chars", "context_messages", "full_chars")
@@ -61,10 +65,6 @@ class Archive:
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def pack_message(msg: BaseMessage) -> dict[str, Any]:
@@ -113,37 +113,6 @@ def unpack_message(packed: dict[str, Any]) -> BaseMessage:
     )
 
 
-COMPRESS_OVER = 24
-"""Stored JSON longer than this (bytes) is compressed (`graph.storage.zdict`) when that
-makes it smaller."""
-
-
-_ZLIB = 0x78
-"""The first byte of a zlib stream; compact JSON never starts with it (`x`)."""
-
-
-def pack_json(value: Any) -> bytes:
-    """A value as stored: compact UTF-8 JSON, compressed when that pays.
-
-    With the preset dictionary of `graph.storage.zdict`, a turn of Korean JSON shrinks to
-    about 60%, a summary's costs to about 40%; a tiny value stays plain. Bytes on both
-    engines (a PostgreSQL column has one type).
-    """
-    raw = _dump(value).encode("utf-8")
-    if len(raw) <= COMPRESS_OVER:
-        return raw
-    packed = deflate(raw)
-    return packed if len(packed) < len(raw) else raw
-
-
-def unpack_json(stored: str | bytes | memoryview) -> Any:
-    """A value stored by `pack_json` (or as JSON text by earlier versions)."""
-    if isinstance(stored, str):
-        return json.loads(stored)
-    raw = bytes(stored)
-    return json.loads(inflate(raw) if raw[:1] == bytes([_ZLIB]) else raw)
-
-
 def pack_turn(messages: Sequence[BaseMessage]) -> bytes:
     """A turn as stored: its packed messages through `pack_json`."""
     return pack_json([pack_message(m) for m in messages])
@@ -163,14 +132,17 @@ def archive_turns(
     """
     rows = [(thread_id, first_turn + i, pack_turn(turn)) for i, turn in enumerate(turns)]
     docs = [(first_turn + i, document_terms(turn)) for i, turn in enumerate(turns)]
+    numbers = [row[1] for row in rows]
     with archive.lock, archive.conn:
-        _forget(archive, thread_id, [row[1] for row in rows])
+        _forget(archive, thread_id, numbers)
+        blocks.unseal(archive.conn, thread_id, numbers)
         archive.conn.executemany(
             "INSERT INTO archive_turns (thread_id, turn, messages) VALUES (?, ?, ?) "
             "ON CONFLICT (thread_id, turn) DO UPDATE SET messages = excluded.messages",
             rows,
         )
         index_turns(archive.conn, thread_id, docs)
+        blocks.seal_full(archive.conn, thread_id, numbers)
 
 
 RECENT_TURNS = 1024
@@ -197,17 +169,14 @@ def load_archived_turns(
                     archive.recent.move_to_end((thread_id, turn))
                     out[turn] = hit
         wanted = [t for t in wanted if t not in out]
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        rows = archive.execute(
-            "SELECT turn, messages FROM archive_turns WHERE thread_id = ? AND messages IS NOT "
-            f"NULL AND turn IN ({','.join('?' * len(chunk))})",
-            (thread_id, *chunk),
-        )
-        for turn, packed in rows:
-            out[int(turn)] = unpack_turn(packed)
-            if cached:
-                _keep(archive, thread_id, int(turn), out[int(turn)], generation)
+    if not wanted:
+        return out
+    with archive.lock, archive.conn:
+        found = blocks.read_turns(archive.conn, thread_id, wanted)
+    for turn, packed in found.items():
+        out[turn] = [unpack_message(m) for m in packed]
+        if cached:
+            _keep(archive, thread_id, turn, out[turn], generation)
     return out
 
 
@@ -237,12 +206,9 @@ def load_archived(
     archive: Archive, thread_id: str, first: int, last: int
 ) -> list[list[BaseMessage]]:
     """Archived turns `first..last` (inclusive), oldest first; missing turns are skipped."""
-    rows = archive.execute(
-        "SELECT messages FROM archive_turns WHERE thread_id = ? AND turn BETWEEN ? AND ? "
-        "AND messages IS NOT NULL ORDER BY turn",
-        (thread_id, first, last),
-    )
-    return [unpack_turn(row[0]) for row in rows]
+    with archive.lock, archive.conn:
+        found = blocks.read_range(archive.conn, thread_id, first, last)
+    return [[unpack_message(m) for m in packed] for _, packed in found]
 
 
 def record_context_stats(archive: Archive, thread_id: str, stats: dict[str, Any]) -> None:
@@ -296,6 +262,7 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
         for table in (
             *checkpoint_tables(archive.conn),
             "archive_turns",
+            "archive_blocks",
             "summary_costs",
             "summary_items",
             "memory_facts",

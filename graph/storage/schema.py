@@ -22,7 +22,10 @@ summary's costs are stored like other JSON values (bytes; a column of bytes on
 PostgreSQL). Version 7: new recall postings are written in segments a turn is appended to
 (`graph.storage.recall_index.SEGMENTS`), which version 6 cannot read; its postings still
 read, and each is rewritten in the new format when its term next appears. On PostgreSQL
-the churn tables are vacuumed after fewer dead rows (`CHURN_VACUUM_THRESHOLD`). A
+the churn tables are vacuumed after fewer dead rows (`CHURN_VACUUM_THRESHOLD`). Version 8
+packs the archived turns of each block of BLOCK_TURNS turns archived to its end into one
+compressed row (`graph.storage.blocks`), whose turns' own rows keep only their statistics
+(version 7 would find no messages there); the upgrade packs the blocks already archived. A
 PostgreSQL database starts at the current version (none was written before 5). A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
@@ -33,12 +36,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from graph.storage.blocks import BLOCKS_TABLE, archived_rows, seal_archived
 from graph.storage.checkpointer import BLOBS_TABLE
 from graph.storage.db import Connection, begin_exclusive, ddl, dialect, tables
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """The version this code writes."""
 
 V1 = """
@@ -145,10 +149,7 @@ def _backfill_recall(conn: Connection, before: int = 0) -> None:
     """Index every archived turn of a version-1 file for recall."""
     from graph.storage.recall_index import index_packed_turns
 
-    rows = conn.execute(
-        "SELECT thread_id, turn, messages FROM archive_turns WHERE messages IS NOT NULL "
-        "ORDER BY thread_id, turn"
-    ).fetchall()
+    rows = list(archived_rows(conn))
     # no lock per thread: PostgreSQL would hold one per thread until the upgrade commits
     # (past some thousands of threads, more than its lock table holds); the upgrade's own
     # lock keeps out every process of this version, and older ones must be stopped first
@@ -213,6 +214,13 @@ def _compact_v6(conn: Connection, before: int) -> None:
         )
 
 
+def _pack_blocks(conn: Connection, before: int = 0) -> None:
+    """Pack every block of turns archived to its end (`graph.storage.blocks`)."""
+    sealed = seal_archived(conn)
+    if sealed:
+        log.info("schema upgrade: packed %d blocks of archived turns", sealed)
+
+
 UPGRADES: dict[int, tuple[str, Callable[[Connection, int], None] | None]] = {
     1: (V1, None),
     2: (V2, _backfill_recall),
@@ -221,6 +229,7 @@ UPGRADES: dict[int, tuple[str, Callable[[Connection, int], None] | None]] = {
     5: ("", _vacuum_churn),
     6: ("", _compact_v6),
     7: ("", _vacuum_churn),
+    8: (BLOCKS_TABLE, _pack_blocks),
 }
 """Version -> (tables it adds, data it fills in given the version the file had), in order."""
 
