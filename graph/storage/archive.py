@@ -130,19 +130,12 @@ def archive_turns(
 
     Writing the same turns twice is harmless.
     """
-    rows = [(thread_id, first_turn + i, pack_turn(turn)) for i, turn in enumerate(turns)]
+    rows = [(first_turn + i, [pack_message(m) for m in turn]) for i, turn in enumerate(turns)]
     docs = [(first_turn + i, document_terms(turn)) for i, turn in enumerate(turns)]
-    numbers = [row[1] for row in rows]
     with archive.lock, archive.conn:
-        _forget(archive, thread_id, numbers)
-        blocks.unseal(archive.conn, thread_id, numbers)
-        archive.conn.executemany(
-            "INSERT INTO archive_turns (thread_id, turn, messages) VALUES (?, ?, ?) "
-            "ON CONFLICT (thread_id, turn) DO UPDATE SET messages = excluded.messages",
-            rows,
-        )
+        _forget(archive, thread_id, [turn for turn, _ in rows])
+        blocks.put_turns(archive.conn, thread_id, rows)
         index_turns(archive.conn, thread_id, docs)
-        blocks.seal_full(archive.conn, thread_id, numbers)
 
 
 RECENT_TURNS = 1024
@@ -235,19 +228,18 @@ def load_context_stats(archive: Archive, thread_id: str) -> list[dict[str, Any]]
 
 def record_summary_meta(archive: Archive, thread_id: str, meta: dict[str, Any]) -> None:
     """Keep what a summary cost (calls, ms, tokens, target), keyed by its first turn."""
-    archive.execute(
-        "INSERT INTO summary_costs (thread_id, first_turn, meta) VALUES (?, ?, ?) "
-        "ON CONFLICT (thread_id, first_turn) DO UPDATE SET meta = excluded.meta",
-        (thread_id, int(meta["turns"][0]), pack_json(meta)),
-    )
+    with archive.lock, archive.conn:
+        blocks.put_cost(archive.conn, thread_id, meta)
 
 
 def load_summary_meta(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
     """Costs of every summary, oldest first."""
-    rows = archive.execute(
-        "SELECT meta FROM summary_costs WHERE thread_id = ? ORDER BY first_turn", (thread_id,)
-    )
-    return [unpack_json(row[0]) for row in rows]
+    with archive.lock, archive.conn:
+        rows = archive.conn.execute(
+            "SELECT meta FROM summary_costs WHERE thread_id = ?", (thread_id,)
+        ).fetchall()
+        metas = [unpack_json(row[0]) for row in rows] + blocks.packed_costs(archive.conn, thread_id)
+    return sorted(metas, key=lambda meta: int(meta["turns"][0]))
 
 
 def delete_archive(archive: Archive, thread_id: str) -> None:

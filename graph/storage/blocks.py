@@ -1,22 +1,25 @@
-"""Archived turns packed by the block: the turns of one aligned block in one compressed row.
+"""Archived turns packed by the block: one compressed row per block of archived turns.
 
 A turn's messages are written in a row of their own when it is archived (`archive_turns`),
 so a summary stores only the turns it adds. Once a block of BLOCK_TURNS turns (1-30,
-31-60, ...) is archived to its end, its turns are packed together into one
-`archive_blocks` row and their own rows keep only their statistics. zlib then compresses
-each turn against the turns before it, not only against the preset dictionary: on the
-benchmark's 1,000-turn transcript the archived messages take 55 KB instead of 232 KB, and
-a block is one row instead of thirty. Reading a turn of a packed block unpacks the block
-(a few milliseconds); recall keeps the turns it read unpacked (`Archive.recent`).
+31-60, ...) is archived to its end, its turns go into one `archive_blocks` row, together
+with what was recorded of the summaries that lie within it: each summary's entry, its
+costs and its facts record. Their own rows are deleted (a turn's row keeps its
+statistics). zlib then compresses each turn against the turns before it, and an
+extractive summary against the turns it quotes, not only against the preset dictionary:
+on the benchmark's 1,000-turn transcript the archived messages alone take 57 KB instead
+of 232 KB, and a block is one row instead of about seventy.
 
-Rewriting a turn of a packed block (a transcript imported again, a strategy that
-archives again) unpacks the block into its rows first and packs it again afterwards.
-Everything here runs inside the caller's transaction, with the archive's lock held.
+Digests (and their facts records) span blocks and stay in rows. A write that falls in a
+packed block (a summary stored after its turns were packed, a rewritten turn, an import)
+goes into the block. Reading one turn unpacks its block (about a millisecond); recall
+keeps the turns it read unpacked (`Archive.recent`). Everything here runs inside the
+caller's transaction, with the archive's lock held.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from graph.storage.db import Connection, tables
@@ -33,8 +36,11 @@ CREATE TABLE IF NOT EXISTS archive_blocks (
     PRIMARY KEY (thread_id, first_turn)
 );
 """
-"""One row per packed block: `turns` is `pack_json` of [[turn, packed messages], ...]. A
-rowid table: WITHOUT ROWID rows of a few KB spill into overflow pages of their own."""
+"""One row per packed block: `turns` is `pack_json` of a `Block`'s dict. A rowid table:
+WITHOUT ROWID rows of a few KB spill into overflow pages of their own."""
+
+SUMMARY = "summary"
+"""The `summary_items` kind packed with its turns (digests stay in rows)."""
 
 
 def block_start(turn: int) -> int:
@@ -42,19 +48,49 @@ def block_start(turn: int) -> int:
     return (turn - 1) // BLOCK_TURNS * BLOCK_TURNS + 1
 
 
-def _starts(turns: Iterable[int]) -> list[int]:
-    return sorted({block_start(t) for t in turns})
+def _within(first: int, last: int) -> int | None:
+    """The start of the one block holding turns first..last, or None if they span two."""
+    start = block_start(first)
+    return start if block_start(last) == start else None
 
 
 def _in(values: Sequence[Any]) -> str:
     return f"({','.join('?' * len(values))})"
 
 
-def read_blocks(
-    conn: Connection, thread_id: str, starts: Sequence[int]
-) -> dict[int, dict[int, Any]]:
-    """The packed blocks starting at `starts` (those that exist): start -> {turn: value}."""
-    out: dict[int, dict[int, Any]] = {}
+class Block:
+    """What a packed block holds, by key: turns, summaries, facts records and costs."""
+
+    def __init__(self, payload: dict[str, Any] | None = None) -> None:
+        payload = payload or {}
+        self.turns: dict[int, Any] = {int(t): v for t, v in payload.get("t", [])}
+        """Turn -> its packed messages (`pack_message` dicts)."""
+        self.summaries: dict[tuple[int, int], tuple[int, Any]] = {
+            (int(a), int(b)): (int(made), record) for a, b, made, record in payload.get("s", [])
+        }
+        """(first, last) -> (made at turn, the summary's record) of `summary_items`."""
+        self.facts: dict[tuple[int, int], Any] = {
+            (int(a), int(b)): record for a, b, record in payload.get("f", [])
+        }
+        """(first, last) -> the summary's `memory_facts` record."""
+        self.costs: dict[int, Any] = {int(t): meta for t, meta in payload.get("c", [])}
+        """First turn -> the summary's `summary_costs` meta."""
+
+    def pack(self) -> bytes:
+        """The block as stored."""
+        return pack_json(
+            {
+                "t": sorted(self.turns.items()),
+                "s": [[a, b, m, r] for (a, b), (m, r) in sorted(self.summaries.items())],
+                "f": [[a, b, r] for (a, b), r in sorted(self.facts.items())],
+                "c": sorted(self.costs.items()),
+            }
+        )
+
+
+def _read(conn: Connection, thread_id: str, starts: Sequence[int]) -> dict[int, Block]:
+    """The packed blocks starting at `starts` (those that exist)."""
+    out: dict[int, Block] = {}
     for i in range(0, len(starts), 500):
         chunk = list(starts[i : i + 500])
         rows = conn.execute(
@@ -62,56 +98,183 @@ def read_blocks(
             f"AND first_turn IN {_in(chunk)}",
             (thread_id, *chunk),
         ).fetchall()
-        for start, packed in rows:
-            out[int(start)] = {int(turn): value for turn, value in unpack_json(packed)}
+        out.update((int(start), Block(unpack_json(packed))) for start, packed in rows)
     return out
 
 
-def unseal(conn: Connection, thread_id: str, turns: Iterable[int]) -> None:
-    """Unpack the packed blocks holding `turns` back into their turns' rows."""
-    for start, block in read_blocks(conn, thread_id, _starts(turns)).items():
-        conn.executemany(
-            "INSERT INTO archive_turns (thread_id, turn, messages) VALUES (?, ?, ?) "
-            "ON CONFLICT (thread_id, turn) DO UPDATE SET messages = excluded.messages",
-            [(thread_id, turn, pack_json(value)) for turn, value in sorted(block.items())],
-        )
-        conn.execute(
-            "DELETE FROM archive_blocks WHERE thread_id = ? AND first_turn = ?",
-            (thread_id, start),
-        )
-
-
-def seal(conn: Connection, thread_id: str, start: int) -> bool:
-    """Pack the archived turns of the block at `start` into one row; False if it has none."""
+def _all(conn: Connection, thread_id: str, first: int = 1, last: int = 2**62) -> list[Block]:
+    """The thread's packed blocks that hold turns of first..last, in order."""
     rows = conn.execute(
-        "SELECT turn, messages FROM archive_turns WHERE thread_id = ? AND turn BETWEEN ? AND ? "
-        "AND messages IS NOT NULL ORDER BY turn",
-        (thread_id, start, start + BLOCK_TURNS - 1),
+        "SELECT turns FROM archive_blocks WHERE thread_id = ? AND first_turn BETWEEN ? AND ? "
+        "ORDER BY first_turn",
+        (thread_id, block_start(first), last),
     ).fetchall()
-    if not rows:
-        return False
-    block = read_blocks(conn, thread_id, [start]).get(start, {})
-    block.update((int(turn), unpack_json(packed)) for turn, packed in rows)
+    return [Block(unpack_json(row[0])) for row in rows]
+
+
+def _save(conn: Connection, thread_id: str, start: int, block: Block) -> None:
     conn.execute(
         "INSERT INTO archive_blocks (thread_id, first_turn, turns) VALUES (?, ?, ?) "
         "ON CONFLICT (thread_id, first_turn) DO UPDATE SET turns = excluded.turns",
-        (thread_id, start, pack_json(sorted(block.items()))),
+        (thread_id, start, block.pack()),
     )
+
+
+# --- writing ---------------------------------------------------------------------------
+
+
+def put_turns(conn: Connection, thread_id: str, turns: Sequence[tuple[int, Any]]) -> None:
+    """Store archived turns `(turn, packed messages)`; then pack the blocks they complete.
+
+    A turn of a packed block goes into the block; the others into their rows.
+    """
+    packed = _read(conn, thread_id, sorted({block_start(t) for t, _ in turns}))
+    rows = []
+    for turn, value in turns:
+        block = packed.get(block_start(turn))
+        if block is not None:
+            block.turns[turn] = value
+        else:
+            rows.append((thread_id, turn, pack_json(value)))
+    for start, block in packed.items():
+        _save(conn, thread_id, start, block)
+    conn.executemany(
+        "INSERT INTO archive_turns (thread_id, turn, messages) VALUES (?, ?, ?) "
+        "ON CONFLICT (thread_id, turn) DO UPDATE SET messages = excluded.messages",
+        rows,
+    )
+    if turns:
+        last = max(t for t, _ in turns)
+        for start in sorted({block_start(t) for t, _ in turns}):
+            if start not in packed and start + BLOCK_TURNS - 1 <= last:
+                seal(conn, thread_id, start)
+
+
+def put_summaries(
+    conn: Connection, thread_id: str, kind: str, items: Sequence[tuple[int, int, int, Any]]
+) -> None:
+    """Store `summary_items` `(first, last, made at, record)` of one kind.
+
+    An item stored before with other text takes the new text (the state is what the model
+    used); a summary within a packed block goes into the block.
+    """
+    spans = {_within(a, b) for a, b, _, _ in items} if kind == SUMMARY else set()
+    packed = _read(conn, thread_id, sorted(s for s in spans if s is not None))
+    rows: list[tuple[str, str, int, int, int, bytes]] = []
+    changed: set[int] = set()
+    for first, last, made, record in items:
+        start = _within(first, last) if kind == SUMMARY else None
+        block = packed.get(start) if start is not None else None
+        if block is None or start is None:
+            rows.append((thread_id, kind, first, last, made, pack_json(record)))
+        elif (first, last) not in block.summaries or block.summaries[first, last][1] != record:
+            kept = block.summaries.get((first, last), (made, None))[0]
+            block.summaries[first, last] = (kept, record)
+            changed.add(start)
+    for start in sorted(changed):
+        _save(conn, thread_id, start, packed[start])
+    if rows:
+        conn.executemany(
+            "INSERT INTO summary_items "
+            "(thread_id, kind, first_turn, last_turn, made_at, record) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (thread_id, kind, first_turn, last_turn) DO UPDATE SET "
+            "record = excluded.record WHERE summary_items.record != excluded.record",
+            rows,
+        )
+
+
+def put_facts(conn: Connection, thread_id: str, first: int, last: int, record: Any) -> None:
+    """Store a `memory_facts` record; a summary's within a packed block goes into it."""
+    start = None if record.get("digest") else _within(first, last)
+    block = _read(conn, thread_id, [start]).get(start) if start is not None else None
+    if block is not None and start is not None:
+        block.facts[first, last] = record
+        _save(conn, thread_id, start, block)
+        return
+    conn.execute(
+        "INSERT INTO memory_facts (thread_id, first_turn, last_turn, record) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (thread_id, first_turn, last_turn) DO UPDATE SET record = excluded.record",
+        (thread_id, first, last, pack_json(record)),
+    )
+
+
+def put_cost(conn: Connection, thread_id: str, meta: Any) -> None:
+    """Store a summary's `summary_costs` meta; one within a packed block goes into it."""
+    first, last = int(meta["turns"][0]), int(meta["turns"][-1])
+    start = _within(first, last)
+    block = _read(conn, thread_id, [start]).get(start) if start is not None else None
+    if block is not None and start is not None:
+        block.costs[first] = meta
+        _save(conn, thread_id, start, block)
+        return
+    conn.execute(
+        "INSERT INTO summary_costs (thread_id, first_turn, meta) VALUES (?, ?, ?) "
+        "ON CONFLICT (thread_id, first_turn) DO UPDATE SET meta = excluded.meta",
+        (thread_id, first, pack_json(meta)),
+    )
+
+
+def seal(conn: Connection, thread_id: str, start: int) -> bool:
+    """Pack the block at `start`: its turns' messages and its summaries' records.
+
+    False if it holds no archived turn.
+    """
+    end = start + BLOCK_TURNS - 1
+    rows = conn.execute(
+        "SELECT turn, messages FROM archive_turns WHERE thread_id = ? AND turn BETWEEN ? AND ? "
+        "AND messages IS NOT NULL",
+        (thread_id, start, end),
+    ).fetchall()
+    if not rows:
+        return False
+    block = _read(conn, thread_id, [start]).get(start) or Block()
+    block.turns.update((int(turn), unpack_json(packed)) for turn, packed in rows)
+    span = (thread_id, start, end)
+    for first, last, made, record in conn.execute(
+        "SELECT first_turn, last_turn, made_at, record FROM summary_items WHERE thread_id = ? "
+        "AND kind = 'summary' AND first_turn >= ? AND last_turn <= ?",
+        span,
+    ).fetchall():
+        block.summaries[int(first), int(last)] = (int(made), unpack_json(record))
+    facts = [
+        (int(first), int(last), unpack_json(record))
+        for first, last, record in conn.execute(
+            "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ? "
+            "AND first_turn >= ? AND last_turn <= ?",
+            span,
+        ).fetchall()
+    ]
+    facts = [f for f in facts if not f[2].get("digest")]
+    block.facts.update(((a, b), r) for a, b, r in facts)
+    costs = [
+        (int(first), unpack_json(meta))
+        for first, meta in conn.execute(
+            "SELECT first_turn, meta FROM summary_costs WHERE thread_id = ? "
+            "AND first_turn BETWEEN ? AND ?",
+            span,
+        ).fetchall()
+    ]
+    costs = [(t, m) for t, m in costs if int(m["turns"][-1]) <= end]
+    block.costs.update(costs)
+    _save(conn, thread_id, start, block)
     conn.execute(
         "UPDATE archive_turns SET messages = NULL WHERE thread_id = ? AND turn BETWEEN ? AND ?",
-        (thread_id, start, start + BLOCK_TURNS - 1),
+        span,
+    )
+    conn.execute(
+        "DELETE FROM summary_items WHERE thread_id = ? AND kind = 'summary' "
+        "AND first_turn >= ? AND last_turn <= ?",
+        span,
+    )
+    conn.executemany(
+        "DELETE FROM memory_facts WHERE thread_id = ? AND first_turn = ? AND last_turn = ?",
+        [(thread_id, a, b) for a, b, _ in facts],
+    )
+    conn.executemany(
+        "DELETE FROM summary_costs WHERE thread_id = ? AND first_turn = ?",
+        [(thread_id, t) for t, _ in costs],
     )
     return True
-
-
-def seal_full(conn: Connection, thread_id: str, turns: Sequence[int]) -> None:
-    """Pack each block that the just archived `turns` touch and that they archive to its end."""
-    if not turns:
-        return
-    last = max(turns)
-    for start in _starts(turns):
-        if start + BLOCK_TURNS - 1 <= last:
-            seal(conn, thread_id, start)
 
 
 def seal_archived(conn: Connection) -> int:
@@ -124,6 +287,9 @@ def seal_archived(conn: Connection) -> int:
         full = [t for t in range(1, int(last) + 1, BLOCK_TURNS) if t + BLOCK_TURNS - 1 <= last]
         sealed += sum(seal(conn, str(thread_id), start) for start in full)
     return sealed
+
+
+# --- reading ---------------------------------------------------------------------------
 
 
 def read_turns(conn: Connection, thread_id: str, turns: Sequence[int]) -> dict[int, Any]:
@@ -139,8 +305,8 @@ def read_turns(conn: Connection, thread_id: str, turns: Sequence[int]) -> dict[i
         ).fetchall()
         out.update((int(turn), unpack_json(packed)) for turn, packed in rows)
     rest = [t for t in wanted if t not in out]
-    for block in read_blocks(conn, thread_id, _starts(rest)).values():
-        out.update((t, block[t]) for t in rest if t in block)
+    for block in _read(conn, thread_id, sorted({block_start(t) for t in rest})).values():
+        out.update((t, block.turns[t]) for t in rest if t in block.turns)
     return out
 
 
@@ -155,13 +321,8 @@ def read_range(conn: Connection, thread_id: str, first: int, last: int) -> list[
         ).fetchall()
     }
     if first <= last:
-        for (packed,) in conn.execute(
-            "SELECT turns FROM archive_blocks WHERE thread_id = ? AND first_turn BETWEEN ? AND ?",
-            (thread_id, block_start(first), last),
-        ).fetchall():
-            for turn, value in unpack_json(packed):
-                if first <= turn <= last and turn not in out:
-                    out[int(turn)] = value
+        for block in _all(conn, thread_id, first, last):
+            out.update((t, v) for t, v in block.turns.items() if first <= t <= last)
     return sorted(out.items())
 
 
@@ -182,7 +343,7 @@ def archived_numbers(conn: Connection, thread_id: str) -> list[int]:
         "SELECT first_turn, turns FROM archive_blocks WHERE thread_id = ?", (thread_id,)
     ).fetchall():
         try:
-            numbers.update(int(turn) for turn, _ in unpack_json(packed))
+            numbers.update(Block(unpack_json(packed)).turns)
         except Exception:  # noqa: BLE001 - any damage: the whole block is unreadable
             numbers.update(range(int(start), int(start) + BLOCK_TURNS))
     return sorted(numbers)
@@ -198,11 +359,8 @@ def archived_rows(conn: Connection, thread_id: str | None = None) -> Iterator[tu
         threads = [thread_id]
     else:
         union = " UNION SELECT thread_id FROM archive_blocks" if packed else ""
-        threads = sorted(
-            str(row[0])
-            for row in conn.execute(f"SELECT thread_id FROM archive_turns{union}").fetchall()
-        )
-        threads = list(dict.fromkeys(threads))
+        found = conn.execute(f"SELECT thread_id FROM archive_turns{union}").fetchall()
+        threads = sorted({str(row[0]) for row in found})
     for thread in threads:
         if packed:
             turns = read_range(conn, thread, 1, 2**62)
@@ -219,23 +377,61 @@ def archived_rows(conn: Connection, thread_id: str | None = None) -> Iterator[tu
             yield thread, turn, dump(value)
 
 
-def copy_blocks(conn: Connection, source: str, target: str, upto: int) -> None:
-    """Copy the source's archived turns up to `upto` that are packed into the target.
+def packed_summaries(conn: Connection, thread_id: str) -> list[tuple[int, int, int, Any]]:
+    """The thread's packed summaries as `(first, last, made at, record)`."""
+    return [
+        (a, b, made, record)
+        for block in _all(conn, thread_id)
+        for (a, b), (made, record) in block.summaries.items()
+    ]
 
-    A block archived to its end by then is copied whole; one that `upto` cuts goes into
-    the target's turn rows, its turns up to `upto` only.
+
+def packed_facts(
+    conn: Connection, thread_id: str, first: int = 1, last: int = 2**62
+) -> list[tuple[int, int, Any]]:
+    """The thread's packed facts records within turns first..last, as `(first, last, record)`."""
+    return [
+        (a, b, record)
+        for block in _all(conn, thread_id, first, last)
+        for (a, b), record in block.facts.items()
+        if first <= a and b <= last
+    ]
+
+
+def packed_costs(conn: Connection, thread_id: str) -> list[Any]:
+    """The thread's packed summary costs (metas)."""
+    return [meta for block in _all(conn, thread_id) for meta in block.costs.values()]
+
+
+# --- forks -----------------------------------------------------------------------------
+
+
+def copy_blocks(conn: Connection, source: str, target: str, upto: int, covered: int) -> None:
+    """Copy into a fork what the source's packed blocks hold of it.
+
+    A block whose turns were all archived, and whose summaries all made, by the fork's
+    checkpoint (`upto` turns archived, summaries `covered` turns) is copied whole; from the
+    one that this cuts, the turns up to `upto` and the summaries' records up to `covered`
+    go into the target's rows.
     """
+    whole = min(upto, covered)
     conn.execute(
         "INSERT INTO archive_blocks (thread_id, first_turn, turns) SELECT ?, first_turn, turns "
         "FROM archive_blocks WHERE thread_id = ? AND first_turn + ? <= ?",
-        (target, source, BLOCK_TURNS - 1, upto),
+        (target, source, BLOCK_TURNS - 1, whole),
     )
-    cut = block_start(upto)
-    if cut + BLOCK_TURNS - 1 > upto:
-        for turn, value in sorted(read_blocks(conn, source, [cut]).get(cut, {}).items()):
-            if turn <= upto:
-                conn.execute(
-                    "INSERT INTO archive_turns (thread_id, turn, messages) VALUES (?, ?, ?) "
-                    "ON CONFLICT (thread_id, turn) DO UPDATE SET messages = excluded.messages",
-                    (target, turn, pack_json(value)),
-                )
+    cut = list(range(block_start(whole + 1), max(upto, covered) + 1, BLOCK_TURNS))
+    for block in _read(conn, source, cut).values():
+        put_turns(conn, target, [(t, v) for t, v in block.turns.items() if t <= upto])
+        put_summaries(
+            conn,
+            target,
+            SUMMARY,
+            [(a, b, m, r) for (a, b), (m, r) in block.summaries.items() if b <= covered],
+        )
+        for (a, b), record in block.facts.items():
+            if b <= covered:
+                put_facts(conn, target, a, b, record)
+        for meta in block.costs.values():
+            if int(meta["turns"][0]) <= covered:
+                put_cost(conn, target, meta)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from graph.storage import blocks
 from graph.storage.archive import Archive, pack_json, unpack_json
 from graph.storage.db import lock_thread
 
@@ -13,11 +14,8 @@ def record_facts(
     archive: Archive, thread_id: str, first: int, last: int, record: dict[str, Any]
 ) -> None:
     """Keep what a summary or digest over turns first..last kept and dropped of its facts."""
-    archive.execute(
-        "INSERT INTO memory_facts (thread_id, first_turn, last_turn, record) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (thread_id, first_turn, last_turn) DO UPDATE SET record = excluded.record",
-        (thread_id, first, last, pack_json(record)),
-    )
+    with archive.lock, archive.conn:
+        blocks.put_facts(archive.conn, thread_id, first, last, record)
 
 
 def load_facts(archive: Archive, thread_id: str) -> dict[tuple[int, int], dict[str, Any]]:
@@ -26,12 +24,14 @@ def load_facts(archive: Archive, thread_id: str) -> dict[tuple[int, int], dict[s
     A digest's record names only the facts it kept; its facts and the ones it dropped are
     filled in here from the records of the summaries it covers.
     """
-    rows = archive.execute(
-        "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ? "
-        "ORDER BY first_turn, last_turn",
-        (thread_id,),
-    )
-    records = {(int(a), int(b)): unpack_json(r) for a, b, r in rows}
+    with archive.lock, archive.conn:
+        rows = archive.conn.execute(
+            "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ?",
+            (thread_id,),
+        ).fetchall()
+        found = [(int(a), int(b), unpack_json(r)) for a, b, r in rows]
+        found += blocks.packed_facts(archive.conn, thread_id)
+    records = {(a, b): record for a, b, record in sorted(found, key=lambda f: f[:2])}
     summaries = sorted((span, r) for span, r in records.items() if not r.get("digest"))
     for (first, last), record in records.items():
         if record.get("digest") and "kept_idx" in record:
@@ -49,12 +49,15 @@ def load_facts(archive: Archive, thread_id: str) -> dict[tuple[int, int], dict[s
 
 def facts_in_range(archive: Archive, thread_id: str, first: int, last: int) -> list[dict[str, Any]]:
     """Records of the summaries (not digests) whose turns lie within first..last."""
-    rows = archive.execute(
-        "SELECT record FROM memory_facts WHERE thread_id = ? AND first_turn >= ? "
-        "AND last_turn <= ? ORDER BY first_turn",
-        (thread_id, first, last),
-    )
-    return [r for r in (unpack_json(row[0]) for row in rows) if not r.get("digest")]
+    with archive.lock, archive.conn:
+        rows = archive.conn.execute(
+            "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ? "
+            "AND first_turn >= ? AND last_turn <= ?",
+            (thread_id, first, last),
+        ).fetchall()
+        found = [(int(a), int(b), unpack_json(r)) for a, b, r in rows]
+        found += blocks.packed_facts(archive.conn, thread_id, first, last)
+    return [r for _, _, r in sorted(found, key=lambda f: f[:2]) if not r.get("digest")]
 
 
 def insert_pin(archive: Archive, thread_id: str, record: dict[str, Any], limit: int) -> bool:

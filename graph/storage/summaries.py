@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from graph.storage.archive import Archive, pack_json, unpack_json
+from graph.storage import blocks
+from graph.storage.archive import Archive, unpack_json
 from graph.storage.db import Connection
 
 SUMMARY = "summary"
@@ -56,19 +57,13 @@ def store_in(
     rows = []
     for item in items:
         first, last = _span(item)
-        record = dict(item)
+        record = {k: v for k, v in item.items() if k != "thread_id"}  # the row's key says it
         span = (times or {}).get(str(first))
         if kind == SUMMARY and span:
             record["time"] = list(span)
-        rows.append((thread_id, kind, first, last, made_at, pack_json(record)))
+        rows.append((first, last, made_at, record))
     if rows:
-        conn.executemany(
-            "INSERT INTO summary_items "
-            "(thread_id, kind, first_turn, last_turn, made_at, record) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (thread_id, kind, first_turn, last_turn) DO UPDATE SET "
-            "record = excluded.record WHERE summary_items.record != excluded.record",
-            rows,
-        )
+        blocks.put_summaries(conn, thread_id, kind, rows)
 
 
 def load(
@@ -79,16 +74,21 @@ def load(
     The kept items joined with the state's own: summaries by turn, digests in the order
     they were made; each entry names this thread.
     """
-    rows = archive.execute(
-        "SELECT kind, record FROM summary_items WHERE thread_id = ? "
-        "ORDER BY made_at, first_turn, last_turn",
-        (thread_id,),
-    )
+    with archive.lock, archive.conn:
+        rows = archive.conn.execute(
+            "SELECT kind, made_at, first_turn, last_turn, record FROM summary_items "
+            "WHERE thread_id = ?",
+            (thread_id,),
+        ).fetchall()
+        found = [(int(m), int(a), int(b), kind, unpack_json(r)) for kind, m, a, b, r in rows]
+        found += [
+            (m, a, b, SUMMARY, r) for a, b, m, r in blocks.packed_summaries(archive.conn, thread_id)
+        ]
     history: dict[tuple[int, int], dict[str, Any]] = {}
     digests: dict[tuple[int, int], dict[str, Any]] = {}
     times: dict[str, list[str]] = {}
-    for kind, record in rows:
-        item = unpack_json(record)
+    for *_, kind, record in sorted(found, key=lambda f: f[:3]):
+        item = dict(record)
         if kind == SUMMARY:
             span = item.pop("time", None)
             if span:

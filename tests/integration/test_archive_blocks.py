@@ -23,8 +23,14 @@ from graph.session import (
 )
 from graph.session.history import checkpoints, fork_thread
 from graph.settings import load_settings
-from graph.storage import blocks
-from graph.storage.archive import archive_turns, load_archived_turns, pack_turn
+from graph.storage import blocks, summaries
+from graph.storage.archive import (
+    archive_turns,
+    load_archived_turns,
+    load_summary_meta,
+    pack_turn,
+)
+from graph.storage.facts import facts_in_range, load_facts
 from graph.storage.schema import SCHEMA_VERSION
 from tests.conftest import Store
 from tests.fixtures.db.make_fixture import long_turn
@@ -135,7 +141,7 @@ def test_a_fork_cut_inside_a_packed_block_holds_only_the_turns_before_it(store: 
         app.persistence.close()
 
 
-def test_rewriting_a_turn_of_a_packed_block_unpacks_it_and_packs_it_again(
+def test_a_turn_or_summary_written_into_a_packed_block_goes_into_the_block(
     store: Store, six
 ) -> None:
     app = _open(store("rewrite"))
@@ -145,12 +151,63 @@ def test_rewriting_a_turn_of_a_packed_block_unpacks_it_and_packs_it_again(
         archive = app.persistence.archive
         assert _packed(app, thread) == [1]
         archive_turns(archive, thread, 2, [[HumanMessage("고친 메모: 파인애플"), AIMessage("네")]])
-        assert _packed(app, thread) == [] and _own_rows(app, thread) == [1, 2, 3, 4, 5, 6]
+        assert _packed(app, thread) == [1] and _own_rows(app, thread) == []
         turns = load_archived_turns(archive, thread, range(1, 7))
         assert turns[2][0].content == "고친 메모: 파인애플" and turns[3][0].content == _said(3)
-        archive_turns(archive, thread, 6, [turns[6]])  # archived to the block's end again
-        assert _packed(app, thread) == [1] and _own_rows(app, thread) == []
-        assert load_archived_turns(archive, thread, [2])[2][0].content == "고친 메모: 파인애플"
+        # a summary made again with other text (a crash lost the state that held the
+        # first) takes the new text, in the block
+        history, _, _ = summaries.load(archive, thread, {})
+        again = {**history[0], "summary": "다시 만든 요약"}
+        summaries.store(archive, thread, summaries.SUMMARY, [again], made_at=4)
+        assert summaries.load(archive, thread, {})[0][0]["summary"] == "다시 만든 요약"
+        assert _rows(app, "summary_items", thread) == 0
+    finally:
+        app.persistence.close()
+
+
+def _rows(app, table: str, thread: str) -> int:
+    return int(
+        app.persistence.archive.execute(
+            f"SELECT count(*) FROM {table} WHERE thread_id = ?", (thread,)
+        )[0][0]
+    )
+
+
+def test_a_blocks_summaries_their_costs_and_facts_are_packed_with_it(store: Store, six) -> None:
+    app = _open(store("summaries"), CHECKPOINT_KEEP_TURNS="0")
+    try:
+        thread = new_thread(app)
+        _talk(app, thread, range(1, 17))
+        archive = app.persistence.archive
+        # summaries of 1-3, 4-6, 7-9, 10-12 are in blocks 1 and 7; 13-15 in rows
+        assert _packed(app, thread) == [1, 7]
+        assert _rows(app, "summary_costs", thread) == 1
+        assert _rows(app, "memory_facts", thread) == 1
+        (kinds,) = archive.execute(
+            "SELECT count(*) FROM summary_items WHERE thread_id = ? AND kind = 'summary'",
+            (thread,),
+        )
+        assert kinds[0] == 1
+        history, _, _ = summaries.load(archive, thread, {})
+        assert [e["turns"] for e in history] == [list(range(a, a + 3)) for a in (1, 4, 7, 10, 13)]
+        assert all(e["thread_id"] == thread for e in history)
+        costs = load_summary_meta(archive, thread)
+        assert [m["turns"] for m in costs] == [[a, a + 2] for a in (1, 4, 7, 10, 13)]
+        facts = load_facts(archive, thread)
+        assert sorted(facts) == [(a, a + 2) for a in (1, 4, 7, 10, 13)]
+        assert ["104호", 4, "number"] in facts[4, 6]["facts"]
+        assert [r for r in facts_in_range(archive, thread, 4, 9)] == [facts[4, 6], facts[7, 9]]
+        # what the panel shows: every summary, with its costs and facts
+        view = load_thread(app, thread)
+        assert len(view.summary_history) == 5 and len(view.summary_meta) == 5
+        # a fork at the end of turn 8 (turns 1-6 archived and summarized) takes block 1
+        # whole, and nothing of block 7
+        at = next(c for c in checkpoints(app, thread) if c["turn"] == 8 and c["node"] == "llm_node")
+        fork = fork_thread(app, thread, at["checkpoint_id"])
+        assert _packed(app, fork) == [1]
+        assert [e["turns"][0] for e in summaries.load(archive, fork, {})[0]] == [1, 4]
+        assert [m["turns"][0] for m in load_summary_meta(archive, fork)] == [1, 4]
+        assert sorted(load_facts(archive, fork)) == [(1, 3), (4, 6)]
     finally:
         app.persistence.close()
 
