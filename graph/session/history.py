@@ -27,6 +27,7 @@ from graph.settings import validate_rate
 from graph.storage import blocks, summaries
 from graph.storage.archive import delete_archive, update_thread
 from graph.storage.checkpointer import FORK_SOURCE, METADATA_KEYS
+from graph.storage.db import lock_thread
 from graph.storage.recall_index import index_packed_turns
 from graph.times import in_zone
 from graph.turns import content_text, turn_open
@@ -282,6 +283,9 @@ def _copy_archive(
     stats_to = turn if finished else turn - 1
     with archive.lock, archive.conn:
         conn = archive.conn
+        # a writer packing the source's turns meanwhile waits (PostgreSQL reads each
+        # statement's own snapshot: the copy would see rows gone and no block yet)
+        lock_thread(conn, source)
         conn.execute(
             "INSERT INTO archive_turns (thread_id, turn, messages, stats) "
             "SELECT ?, turn, CASE WHEN turn <= ? THEN messages END, "

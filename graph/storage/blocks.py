@@ -19,11 +19,14 @@ caller's transaction, with the archive's lock held.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from graph.storage.db import Connection, tables
+from graph.storage.db import DB_ERRORS, Connection, lock_thread, tables
 from graph.storage.packing import dump, pack_json, unpack_json
+
+log = logging.getLogger(__name__)
 
 BLOCK_TURNS = 30
 """Turns in a packed block (a multiple of three: ten summaries of the default strategy)."""
@@ -185,12 +188,18 @@ def put_summaries(
 
 def put_facts(conn: Connection, thread_id: str, first: int, last: int, record: Any) -> None:
     """Store a `memory_facts` record; a summary's within a packed block goes into it."""
-    start = None if record.get("digest") else _within(first, last)
-    block = _read(conn, thread_id, [start]).get(start) if start is not None else None
-    if block is not None and start is not None:
+    home = block_start(first)
+    block = _read(conn, thread_id, [home]).get(home)
+    if block is not None and not record.get("digest") and _within(first, last) == home:
         block.facts[first, last] = record
-        _save(conn, thread_id, start, block)
+        _save(conn, thread_id, home, block)
+        conn.execute(
+            "DELETE FROM memory_facts WHERE thread_id = ? AND first_turn = ? AND last_turn = ?",
+            (thread_id, first, last),
+        )
         return
+    if block is not None and block.facts.pop((first, last), None) is not None:
+        _save(conn, thread_id, home, block)  # one record per span: the row replaces it
     conn.execute(
         "INSERT INTO memory_facts (thread_id, first_turn, last_turn, record) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (thread_id, first_turn, last_turn) DO UPDATE SET record = excluded.record",
@@ -201,12 +210,17 @@ def put_facts(conn: Connection, thread_id: str, first: int, last: int, record: A
 def put_cost(conn: Connection, thread_id: str, meta: Any) -> None:
     """Store a summary's `summary_costs` meta; one within a packed block goes into it."""
     first, last = int(meta["turns"][0]), int(meta["turns"][-1])
-    start = _within(first, last)
-    block = _read(conn, thread_id, [start]).get(start) if start is not None else None
-    if block is not None and start is not None:
+    home = block_start(first)
+    block = _read(conn, thread_id, [home]).get(home)
+    if block is not None and _within(first, last) == home:
         block.costs[first] = meta
-        _save(conn, thread_id, start, block)
+        _save(conn, thread_id, home, block)
+        conn.execute(
+            "DELETE FROM summary_costs WHERE thread_id = ? AND first_turn = ?", (thread_id, first)
+        )
         return
+    if block is not None and block.costs.pop(first, None) is not None:
+        _save(conn, thread_id, home, block)  # keyed by the first turn: the row replaces it
     conn.execute(
         "INSERT INTO summary_costs (thread_id, first_turn, meta) VALUES (?, ?, ?) "
         "ON CONFLICT (thread_id, first_turn) DO UPDATE SET meta = excluded.meta",
@@ -214,10 +228,55 @@ def put_cost(conn: Connection, thread_id: str, meta: Any) -> None:
     )
 
 
-def seal(conn: Connection, thread_id: str, start: int) -> bool:
+def seal(conn: Connection, thread_id: str, start: int, lock: bool = True) -> bool:
     """Pack the block at `start`: its turns' messages and its summaries' records.
 
-    False if it holds no archived turn.
+    False if it holds no archived turn, or a row that cannot be read: the block then stays
+    in rows (the readers take both), and the damage costs that row only, as before.
+    `lock` takes the thread's lock first (PostgreSQL), so that a fork copying the
+    thread's rows does not see them half moved; the upgrade holds a lock of its own.
+    """
+    if lock:
+        lock_thread(conn, thread_id)
+    try:
+        gathered = _gather(conn, thread_id, start)
+    except DB_ERRORS:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a row that cannot be read: leave them all
+        log.warning("block %d of thread %s left unpacked: %s", start, thread_id, exc)
+        return False
+    if gathered is None:
+        return False
+    block, facts, costs = gathered
+    span = (thread_id, start, start + BLOCK_TURNS - 1)
+    _save(conn, thread_id, start, block)
+    conn.execute(
+        "UPDATE archive_turns SET messages = NULL WHERE thread_id = ? AND turn BETWEEN ? AND ?",
+        span,
+    )
+    conn.execute(
+        "DELETE FROM summary_items WHERE thread_id = ? AND kind = 'summary' "
+        "AND first_turn >= ? AND last_turn <= ?",
+        span,
+    )
+    conn.executemany(
+        "DELETE FROM memory_facts WHERE thread_id = ? AND first_turn = ? AND last_turn = ?",
+        [(thread_id, a, b) for a, b in facts],
+    )
+    conn.executemany(
+        "DELETE FROM summary_costs WHERE thread_id = ? AND first_turn = ?",
+        [(thread_id, t) for t in costs],
+    )
+    return True
+
+
+def _gather(
+    conn: Connection, thread_id: str, start: int
+) -> tuple[Block, list[tuple[int, int]], list[int]] | None:
+    """The block at `start` with its rows added, and the keys of the rows it takes.
+
+    Those are the facts and costs rows; None if it has no archived turn. Raises on a row
+    that cannot be read.
     """
     end = start + BLOCK_TURNS - 1
     rows = conn.execute(
@@ -226,7 +285,7 @@ def seal(conn: Connection, thread_id: str, start: int) -> bool:
         (thread_id, start, end),
     ).fetchall()
     if not rows:
-        return False
+        return None
     block = _read(conn, thread_id, [start]).get(start) or Block()
     block.turns.update((int(turn), unpack_json(packed)) for turn, packed in rows)
     span = (thread_id, start, end)
@@ -256,25 +315,7 @@ def seal(conn: Connection, thread_id: str, start: int) -> bool:
     ]
     costs = [(t, m) for t, m in costs if int(m["turns"][-1]) <= end]
     block.costs.update(costs)
-    _save(conn, thread_id, start, block)
-    conn.execute(
-        "UPDATE archive_turns SET messages = NULL WHERE thread_id = ? AND turn BETWEEN ? AND ?",
-        span,
-    )
-    conn.execute(
-        "DELETE FROM summary_items WHERE thread_id = ? AND kind = 'summary' "
-        "AND first_turn >= ? AND last_turn <= ?",
-        span,
-    )
-    conn.executemany(
-        "DELETE FROM memory_facts WHERE thread_id = ? AND first_turn = ? AND last_turn = ?",
-        [(thread_id, a, b) for a, b, _ in facts],
-    )
-    conn.executemany(
-        "DELETE FROM summary_costs WHERE thread_id = ? AND first_turn = ?",
-        [(thread_id, t) for t, _ in costs],
-    )
-    return True
+    return block, [(a, b) for a, b, _ in facts], [t for t, _ in costs]
 
 
 def seal_archived(conn: Connection) -> int:
@@ -285,7 +326,7 @@ def seal_archived(conn: Connection) -> int:
         "GROUP BY thread_id"
     ).fetchall():
         full = [t for t in range(1, int(last) + 1, BLOCK_TURNS) if t + BLOCK_TURNS - 1 <= last]
-        sealed += sum(seal(conn, str(thread_id), start) for start in full)
+        sealed += sum(seal(conn, str(thread_id), start, lock=False) for start in full)
     return sealed
 
 

@@ -57,7 +57,8 @@ def facts_in_range(archive: Archive, thread_id: str, first: int, last: int) -> l
         ).fetchall()
         found = [(int(a), int(b), unpack_json(r)) for a, b, r in rows]
         found += blocks.packed_facts(archive.conn, thread_id, first, last)
-    return [r for _, _, r in sorted(found, key=lambda f: f[:2]) if not r.get("digest")]
+    by_span = {(a, b): r for a, b, r in found}  # a record packed meanwhile counts once
+    return [by_span[span] for span in sorted(by_span) if not by_span[span].get("digest")]
 
 
 def insert_pin(archive: Archive, thread_id: str, record: dict[str, Any], limit: int) -> bool:

@@ -13,6 +13,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from graph.memory.recall import recall
 from graph.session import (
+    delete_thread,
     export_thread,
     import_thread,
     load_thread,
@@ -29,6 +30,7 @@ from graph.storage.archive import (
     load_archived_turns,
     load_summary_meta,
     pack_turn,
+    record_summary_meta,
 )
 from graph.storage.facts import facts_in_range, load_facts
 from graph.storage.schema import SCHEMA_VERSION
@@ -128,6 +130,18 @@ def test_a_fork_cut_inside_a_packed_block_holds_only_the_turns_before_it(store: 
         assert [n for n, _ in view.turns] == list(range(1, 11))
         found = load_archived_turns(app.persistence.archive, fork, range(1, 17))
         assert sorted(found) == list(range(1, 10))
+        # of the summaries packed in block 7-12, the fork takes those its state had made
+        assert [e["turns"][0] for e in summaries.load(app.persistence.archive, fork, {})[0]] == [
+            1,
+            4,
+            7,
+        ]
+        assert [m["turns"][0] for m in load_summary_meta(app.persistence.archive, fork)] == [
+            1,
+            4,
+            7,
+        ]
+        assert sorted(load_facts(app.persistence.archive, fork)) == [(1, 3), (4, 6), (7, 9)]
         # the fork's recall knows its own turns only
         recalled = recall(app.persistence.archive, fork, f"{THINGS[11]} 상자", 2000)
         assert recalled and all(h.turn <= 9 and THINGS[11] not in h.text for h in recalled)
@@ -259,6 +273,13 @@ def test_a_long_file_of_an_earlier_version_has_its_archived_blocks_packed(
         assert [n for n, _ in view.turns] == list(range(1, 38))
         assert [turn[0].content for _, turn in view.turns] == [long_turn(n) for n in range(1, 38)]
         assert [h.turn for h in recall(app.persistence.archive, thread, "PX-1005", 2000)][:1] == [5]
+        # the summaries' entries, costs and facts records of turns 1-30 went into the block
+        spans = [(a, a + 2) for a in range(1, 37, 3)]
+        archive = app.persistence.archive
+        assert [tuple(e["turns"][::2]) for e in view.summary_history] == spans
+        assert [tuple(m["turns"]) for m in load_summary_meta(archive, thread)] == spans
+        assert sorted(k for k, r in load_facts(archive, thread).items() if "facts" in r) == spans
+        assert _rows(app, "summary_costs", thread) == 2  # 31-33 and 34-36
         run_turn(app, thread, "PX-1005 담당자가 누구였죠?", turn_count=38, compression_rate=0.3)
         assert load_thread(app, thread).turn_count == 38
     finally:
@@ -284,5 +305,59 @@ def test_a_postgresql_database_of_version_7_packs_its_blocks_when_it_upgrades(pg
         assert _packed(app, "long") == [1] and _own_rows(app, "long") == list(range(31, 36))
         found = load_archived_turns(app.persistence.archive, "long", range(1, 36))
         assert [found[n][0].content for n in range(1, 36)] == [_said(n) for n in range(1, 36)]
+    finally:
+        app.persistence.close()
+
+
+def test_a_damaged_row_leaves_its_block_unpacked_and_costs_only_itself(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "v7.sqlite"
+    shutil.copy(FIXTURES / "schema-v7-long.sqlite", db)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE archive_turns SET messages = X'78DEADBEEF' WHERE turn = 7")
+    conn.commit()
+    conn.close()
+    app = _open({"CHAT_DB_PATH": str(db)})  # the upgrade does not fail on it
+    try:
+        (record,) = app.persistence.archive.execute("SELECT thread_id FROM chat_threads")
+        thread = str(record[0])
+        assert _packed(app, thread) == [] and len(_own_rows(app, thread)) == 36
+        salvaged = salvage_thread(app, thread)
+        assert salvaged["unreadable_turns"] == [7]
+        assert [t["turn"] for t in salvaged["turns"]] == [n for n in range(1, 37) if n != 7]
+    finally:
+        app.persistence.close()
+
+
+def test_deleting_a_thread_deletes_its_packed_blocks(store: Store, six) -> None:
+    app = _open(store("delete"))
+    try:
+        kept, gone = new_thread(app), new_thread(app)
+        _talk(app, kept, range(1, 8))
+        _talk(app, gone, range(1, 8))
+        assert _packed(app, gone) == [1]
+        delete_thread(app, gone)
+        assert _packed(app, gone) == [] and _packed(app, kept) == [1]
+        assert load_archived_turns(app.persistence.archive, kept, [3])[3][0].content == _said(3)
+    finally:
+        app.persistence.close()
+
+
+def test_a_cost_is_kept_once_by_its_first_turn_in_a_row_or_a_block(store: Store, six) -> None:
+    app = _open(store("costs"))
+    try:
+        thread = new_thread(app)
+        _talk(app, thread, range(1, 8))
+        archive = app.persistence.archive
+        # a summary over turns 4-8 spans two blocks: its costs stay in a row ...
+        record_summary_meta(archive, thread, {"turns": [4, 8], "target_chars": 1})
+        assert [m["turns"] for m in load_summary_meta(archive, thread)] == [[1, 3], [4, 8]]
+        # ... until one over 4-6 replaces it, in the block
+        record_summary_meta(archive, thread, {"turns": [4, 6], "target_chars": 2})
+        assert [m["turns"] for m in load_summary_meta(archive, thread)] == [[1, 3], [4, 6]]
+        assert _rows(app, "summary_costs", thread) == 0
+        record_summary_meta(archive, thread, {"turns": [4, 8], "target_chars": 3})
+        assert [m["turns"] for m in load_summary_meta(archive, thread)] == [[1, 3], [4, 8]]
     finally:
         app.persistence.close()
