@@ -35,8 +35,8 @@ from graph.storage.archive import (
 from graph.storage.facts import facts_in_range, load_facts
 from graph.storage.schema import SCHEMA_VERSION
 from tests.conftest import Store
-from tests.integration.test_transfer import _comparable
 from tests.fixtures.db.make_fixture import long_turn
+from tests.integration.test_transfer import _comparable
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "db"
 
