@@ -235,14 +235,7 @@ def record_summary_meta(archive: Archive, thread_id: str, meta: dict[str, Any]) 
 def load_summary_meta(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
     """Costs of every summary, oldest first."""
     with archive.lock, archive.conn:
-        rows = archive.conn.execute(
-            "SELECT meta FROM summary_costs WHERE thread_id = ?", (thread_id,)
-        ).fetchall()
-        metas = [unpack_json(row[0]) for row in rows] + blocks.packed_costs(archive.conn, thread_id)
-    # keyed by the first turn (PostgreSQL may see a cost in a row and, packed meanwhile,
-    # in its block too)
-    by_first = {int(meta["turns"][0]): meta for meta in metas}
-    return [by_first[first] for first in sorted(by_first)]
+        return list(blocks.costs_of(archive.conn, thread_id))
 
 
 def delete_archive(archive: Archive, thread_id: str) -> None:

@@ -418,30 +418,49 @@ def archived_rows(conn: Connection, thread_id: str | None = None) -> Iterator[tu
             yield thread, turn, dump(value)
 
 
-def packed_summaries(conn: Connection, thread_id: str) -> list[tuple[int, int, int, Any]]:
-    """The thread's packed summaries as `(first, last, made at, record)`."""
-    return [
-        (a, b, made, record)
-        for block in _all(conn, thread_id)
-        for (a, b), (made, record) in block.summaries.items()
-    ]
+def summaries_of(conn: Connection, thread_id: str) -> list[tuple[int, int, int, str, Any]]:
+    """The thread's `summary_items`, in rows and packed, in the order they were made.
+
+    Each as `(made at, first, last, kind, record)`.
+    """
+    rows = conn.execute(
+        "SELECT made_at, first_turn, last_turn, kind, record FROM summary_items "
+        "WHERE thread_id = ?",
+        (thread_id,),
+    ).fetchall()
+    found = {(str(k), int(a), int(b)): (int(m), unpack_json(r)) for m, a, b, k, r in rows}
+    for block in _all(conn, thread_id):
+        for (a, b), (made, record) in block.summaries.items():
+            found[SUMMARY, a, b] = (made, record)
+    return sorted((m, a, b, k, r) for (k, a, b), (m, r) in found.items())
 
 
-def packed_facts(
+def facts_of(
     conn: Connection, thread_id: str, first: int = 1, last: int = 2**62
 ) -> list[tuple[int, int, Any]]:
-    """The thread's packed facts records within turns first..last, as `(first, last, record)`."""
-    return [
-        (a, b, record)
-        for block in _all(conn, thread_id, first, last)
-        for (a, b), record in block.facts.items()
-        if first <= a and b <= last
-    ]
+    """The thread's `memory_facts` records within turns first..last, rows and packed, by span.
+
+    Each as `(first, last, record)`, one per span: PostgreSQL may see a record in its row
+    and, packed meanwhile, in its block too.
+    """
+    rows = conn.execute(
+        "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ? "
+        "AND first_turn >= ? AND last_turn <= ?",
+        (thread_id, first, last),
+    ).fetchall()
+    found = {(int(a), int(b)): unpack_json(r) for a, b, r in rows}
+    for block in _all(conn, thread_id, first, last):
+        found.update(((a, b), r) for (a, b), r in block.facts.items() if first <= a and b <= last)
+    return [(a, b, found[a, b]) for a, b in sorted(found)]
 
 
-def packed_costs(conn: Connection, thread_id: str) -> list[Any]:
-    """The thread's packed summary costs (metas)."""
-    return [meta for block in _all(conn, thread_id) for meta in block.costs.values()]
+def costs_of(conn: Connection, thread_id: str) -> list[Any]:
+    """The thread's `summary_costs` metas, in rows and packed, one per first turn, in order."""
+    rows = conn.execute("SELECT meta FROM summary_costs WHERE thread_id = ?", (thread_id,))
+    found = {int(meta["turns"][0]): meta for meta in (unpack_json(r[0]) for r in rows.fetchall())}
+    for block in _all(conn, thread_id):
+        found.update(block.costs)
+    return [found[first] for first in sorted(found)]
 
 
 # --- forks -----------------------------------------------------------------------------

@@ -25,13 +25,7 @@ def load_facts(archive: Archive, thread_id: str) -> dict[tuple[int, int], dict[s
     filled in here from the records of the summaries it covers.
     """
     with archive.lock, archive.conn:
-        rows = archive.conn.execute(
-            "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ?",
-            (thread_id,),
-        ).fetchall()
-        found = [(int(a), int(b), unpack_json(r)) for a, b, r in rows]
-        found += blocks.packed_facts(archive.conn, thread_id)
-    records = {(a, b): record for a, b, record in sorted(found, key=lambda f: f[:2])}
+        records = {(a, b): record for a, b, record in blocks.facts_of(archive.conn, thread_id)}
     summaries = sorted((span, r) for span, r in records.items() if not r.get("digest"))
     for (first, last), record in records.items():
         if record.get("digest") and "kept_idx" in record:
@@ -50,15 +44,8 @@ def load_facts(archive: Archive, thread_id: str) -> dict[tuple[int, int], dict[s
 def facts_in_range(archive: Archive, thread_id: str, first: int, last: int) -> list[dict[str, Any]]:
     """Records of the summaries (not digests) whose turns lie within first..last."""
     with archive.lock, archive.conn:
-        rows = archive.conn.execute(
-            "SELECT first_turn, last_turn, record FROM memory_facts WHERE thread_id = ? "
-            "AND first_turn >= ? AND last_turn <= ?",
-            (thread_id, first, last),
-        ).fetchall()
-        found = [(int(a), int(b), unpack_json(r)) for a, b, r in rows]
-        found += blocks.packed_facts(archive.conn, thread_id, first, last)
-    by_span = {(a, b): r for a, b, r in found}  # a record packed meanwhile counts once
-    return [by_span[span] for span in sorted(by_span) if not by_span[span].get("digest")]
+        found = blocks.facts_of(archive.conn, thread_id, first, last)
+    return [record for _, _, record in found if not record.get("digest")]
 
 
 def insert_pin(archive: Archive, thread_id: str, record: dict[str, Any], limit: int) -> bool:

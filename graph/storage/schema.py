@@ -23,9 +23,11 @@ PostgreSQL). Version 7: new recall postings are written in segments a turn is ap
 (`graph.storage.recall_index.SEGMENTS`), which version 6 cannot read; its postings still
 read, and each is rewritten in the new format when its term next appears. On PostgreSQL
 the churn tables are vacuumed after fewer dead rows (`CHURN_VACUUM_THRESHOLD`). Version 8
-packs the archived turns of each block of BLOCK_TURNS turns archived to its end into one
-compressed row (`graph.storage.blocks`), whose turns' own rows keep only their statistics
-(version 7 would find no messages there); the upgrade packs the blocks already archived. A
+packs the archived turns of each block of BLOCK_TURNS turns archived to its end, with the
+records of the summaries within it (entries, costs, facts), into one compressed row
+(`graph.storage.blocks`); the turns' own rows keep only their statistics and the
+summaries' rows go (version 7 would find neither); the upgrade packs the blocks already
+archived. A
 PostgreSQL database starts at the current version (none was written before 5). A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.

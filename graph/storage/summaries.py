@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from graph.storage import blocks
-from graph.storage.archive import Archive, unpack_json
+from graph.storage.archive import Archive
 from graph.storage.db import Connection
 
 SUMMARY = "summary"
@@ -75,19 +75,11 @@ def load(
     they were made; each entry names this thread.
     """
     with archive.lock, archive.conn:
-        rows = archive.conn.execute(
-            "SELECT kind, made_at, first_turn, last_turn, record FROM summary_items "
-            "WHERE thread_id = ?",
-            (thread_id,),
-        ).fetchall()
-        found = [(int(m), int(a), int(b), kind, unpack_json(r)) for kind, m, a, b, r in rows]
-        found += [
-            (m, a, b, SUMMARY, r) for a, b, m, r in blocks.packed_summaries(archive.conn, thread_id)
-        ]
+        found = blocks.summaries_of(archive.conn, thread_id)
     history: dict[tuple[int, int], dict[str, Any]] = {}
     digests: dict[tuple[int, int], dict[str, Any]] = {}
     times: dict[str, list[str]] = {}
-    for *_, kind, record in sorted(found, key=lambda f: f[:3]):
+    for *_, kind, record in found:
         item = dict(record)
         if kind == SUMMARY:
             span = item.pop("time", None)
