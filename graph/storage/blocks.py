@@ -19,12 +19,13 @@ caller's transaction, with the archive's lock held.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from graph.storage.db import DB_ERRORS, Connection, lock_thread, tables
-from graph.storage.packing import dump, pack_json, unpack_json
+from graph.storage.packing import dump, pack_json, pack_text, unpack_json, unpack_text
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ CREATE TABLE IF NOT EXISTS archive_blocks (
     PRIMARY KEY (thread_id, first_turn)
 );
 """
-"""One row per packed block: `turns` is `pack_json` of a `Block`'s dict. A rowid table:
+"""One row per packed block: `turns` is a `Block` as it packs itself. A rowid table:
 WITHOUT ROWID rows of a few KB spill into overflow pages of their own."""
 
 SUMMARY = "summary"
@@ -61,38 +62,59 @@ def _in(values: Sequence[Any]) -> str:
     return f"({','.join('?' * len(values))})"
 
 
-class Block:
-    """What a packed block holds, by key: turns, summaries, facts records and costs."""
+PARTS = ("c", "f", "s", "t")
+"""A block's parts in the order stored: costs, facts records, summaries, turns."""
 
-    def __init__(self, payload: dict[str, Any] | None = None) -> None:
-        payload = payload or {}
-        self.turns: dict[int, Any] = {int(t): v for t, v in payload.get("t", [])}
+
+class Block:
+    """What a packed block holds, by key: turns, summaries, facts records and costs.
+
+    Stored as one compressed text with each part's JSON on a line of its own (compact
+    JSON has no line break): a reader parses only the parts it needs (the costs of every
+    block, say, not its turns), while the summaries still compress against the turns
+    they quote.
+    """
+
+    def __init__(self, parts: dict[str, Any] | None = None) -> None:
+        parts = {"c": [], "f": [], "s": [], "t": []} if parts is None else parts
+        self.whole = all(part in parts for part in PARTS)
+        """Whether every part was read (only such a block may be stored again)."""
+        self.turns: dict[int, Any] = {int(t): v for t, v in parts.get("t", [])}
         """Turn -> its packed messages (`pack_message` dicts)."""
         self.summaries: dict[tuple[int, int], tuple[int, Any]] = {
-            (int(a), int(b)): (int(made), record) for a, b, made, record in payload.get("s", [])
+            (int(a), int(b)): (int(made), record) for a, b, made, record in parts.get("s", [])
         }
         """(first, last) -> (made at turn, the summary's record) of `summary_items`."""
         self.facts: dict[tuple[int, int], Any] = {
-            (int(a), int(b)): record for a, b, record in payload.get("f", [])
+            (int(a), int(b)): record for a, b, record in parts.get("f", [])
         }
         """(first, last) -> the summary's `memory_facts` record."""
-        self.costs: dict[int, Any] = {int(t): meta for t, meta in payload.get("c", [])}
+        self.costs: dict[int, Any] = {int(t): meta for t, meta in parts.get("c", [])}
         """First turn -> the summary's `summary_costs` meta."""
+
+    @classmethod
+    def load(cls, stored: bytes | memoryview, parts: str = "cfst") -> Block:
+        """A block as `pack` stored it, with the `parts` named (all by default)."""
+        lines = unpack_text(stored).split("\n", len(PARTS) - 1)
+        return cls(
+            {p: json.loads(line) for p, line in zip(PARTS, lines, strict=True) if p in parts}
+        )
 
     def pack(self) -> bytes:
         """The block as stored."""
-        return pack_json(
-            {
-                "t": sorted(self.turns.items()),
-                "s": [[a, b, m, r] for (a, b), (m, r) in sorted(self.summaries.items())],
-                "f": [[a, b, r] for (a, b), r in sorted(self.facts.items())],
-                "c": sorted(self.costs.items()),
-            }
-        )
+        if not self.whole:
+            raise ValueError("a block read without all of its parts cannot be stored")
+        parts = {
+            "c": sorted(self.costs.items()),
+            "f": [[a, b, r] for (a, b), r in sorted(self.facts.items())],
+            "s": [[a, b, m, r] for (a, b), (m, r) in sorted(self.summaries.items())],
+            "t": sorted(self.turns.items()),
+        }
+        return pack_text("\n".join(dump(parts[p]) for p in PARTS))
 
 
 def _read(conn: Connection, thread_id: str, starts: Sequence[int]) -> dict[int, Block]:
-    """The packed blocks starting at `starts` (those that exist)."""
+    """The packed blocks starting at `starts` (those that exist), whole."""
     out: dict[int, Block] = {}
     for i in range(0, len(starts), 500):
         chunk = list(starts[i : i + 500])
@@ -101,18 +123,23 @@ def _read(conn: Connection, thread_id: str, starts: Sequence[int]) -> dict[int, 
             f"AND first_turn IN {_in(chunk)}",
             (thread_id, *chunk),
         ).fetchall()
-        out.update((int(start), Block(unpack_json(packed))) for start, packed in rows)
+        out.update((int(start), Block.load(packed)) for start, packed in rows)
     return out
 
 
-def _all(conn: Connection, thread_id: str, first: int = 1, last: int = 2**62) -> list[Block]:
-    """The thread's packed blocks that hold turns of first..last, in order."""
+def _all(
+    conn: Connection, thread_id: str, first: int = 1, last: int = 2**62, parts: str = "cfst"
+) -> list[Block]:
+    """The thread's packed blocks that hold turns of first..last, in order.
+
+    `parts` as for `Block.load`.
+    """
     rows = conn.execute(
         "SELECT turns FROM archive_blocks WHERE thread_id = ? AND first_turn BETWEEN ? AND ? "
         "ORDER BY first_turn",
         (thread_id, block_start(first), last),
     ).fetchall()
-    return [Block(unpack_json(row[0])) for row in rows]
+    return [Block.load(row[0], parts) for row in rows]
 
 
 def _save(conn: Connection, thread_id: str, start: int, block: Block) -> None:
@@ -362,7 +389,7 @@ def read_range(conn: Connection, thread_id: str, first: int, last: int) -> list[
         ).fetchall()
     }
     if first <= last:
-        for block in _all(conn, thread_id, first, last):
+        for block in _all(conn, thread_id, first, last, parts="t"):
             out.update((t, v) for t, v in block.turns.items() if first <= t <= last)
     return sorted(out.items())
 
@@ -384,7 +411,7 @@ def archived_numbers(conn: Connection, thread_id: str) -> list[int]:
         "SELECT first_turn, turns FROM archive_blocks WHERE thread_id = ?", (thread_id,)
     ).fetchall():
         try:
-            numbers.update(Block(unpack_json(packed)).turns)
+            numbers.update(Block.load(packed, "t").turns)
         except Exception:  # noqa: BLE001 - any damage: the whole block is unreadable
             numbers.update(range(int(start), int(start) + BLOCK_TURNS))
     return sorted(numbers)
@@ -429,7 +456,7 @@ def summaries_of(conn: Connection, thread_id: str) -> list[tuple[int, int, int, 
         (thread_id,),
     ).fetchall()
     found = {(str(k), int(a), int(b)): (int(m), unpack_json(r)) for m, a, b, k, r in rows}
-    for block in _all(conn, thread_id):
+    for block in _all(conn, thread_id, parts="s"):
         for (a, b), (made, record) in block.summaries.items():
             found[SUMMARY, a, b] = (made, record)
     return sorted((m, a, b, k, r) for (k, a, b), (m, r) in found.items())
@@ -449,7 +476,7 @@ def facts_of(
         (thread_id, first, last),
     ).fetchall()
     found = {(int(a), int(b)): unpack_json(r) for a, b, r in rows}
-    for block in _all(conn, thread_id, first, last):
+    for block in _all(conn, thread_id, first, last, parts="f"):
         found.update(((a, b), r) for (a, b), r in block.facts.items() if first <= a and b <= last)
     return [(a, b, found[a, b]) for a, b in sorted(found)]
 
@@ -458,7 +485,7 @@ def costs_of(conn: Connection, thread_id: str) -> list[Any]:
     """The thread's `summary_costs` metas, in rows and packed, one per first turn, in order."""
     rows = conn.execute("SELECT meta FROM summary_costs WHERE thread_id = ?", (thread_id,))
     found = {int(meta["turns"][0]): meta for meta in (unpack_json(r[0]) for r in rows.fetchall())}
-    for block in _all(conn, thread_id):
+    for block in _all(conn, thread_id, parts="c"):
         found.update(block.costs)
     return [found[first] for first in sorted(found)]
 

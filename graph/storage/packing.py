@@ -29,16 +29,26 @@ def pack_json(value: Any) -> bytes:
     about 60%, a summary's costs to about 40%; a tiny value stays plain. Bytes on both
     engines (a PostgreSQL column has one type).
     """
-    raw = dump(value).encode("utf-8")
+    return pack_text(dump(value))
+
+
+def unpack_json(stored: str | bytes | memoryview) -> Any:
+    """A value stored by `pack_json` (or as JSON text by earlier versions)."""
+    return json.loads(unpack_text(stored))
+
+
+def pack_text(text: str) -> bytes:
+    """Text (of JSON) as stored: UTF-8, compressed when that pays (`pack_json`)."""
+    raw = text.encode("utf-8")
     if len(raw) <= COMPRESS_OVER:
         return raw
     packed = deflate(raw)
     return packed if len(packed) < len(raw) else raw
 
 
-def unpack_json(stored: str | bytes | memoryview) -> Any:
-    """A value stored by `pack_json` (or as JSON text by earlier versions)."""
+def unpack_text(stored: str | bytes | memoryview) -> str:
+    """Text stored by `pack_text`."""
     if isinstance(stored, str):
-        return json.loads(stored)
+        return stored
     raw = bytes(stored)
-    return json.loads(inflate(raw) if raw[:1] == bytes([_ZLIB]) else raw)
+    return (inflate(raw) if raw[:1] == bytes([_ZLIB]) else raw).decode("utf-8")

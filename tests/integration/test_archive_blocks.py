@@ -362,3 +362,14 @@ def test_a_cost_is_kept_once_by_its_first_turn_in_a_row_or_a_block(store: Store,
         assert [m["turns"] for m in load_summary_meta(archive, thread)] == [[1, 3], [4, 8]]
     finally:
         app.persistence.close()
+
+
+def test_a_block_read_in_part_cannot_be_stored_again() -> None:
+    whole = blocks.Block({"c": [[1, {"turns": [1, 3]}]], "f": [], "s": [], "t": [[1, ["안녕"]]]})
+    costs_only = blocks.Block.load(whole.pack(), "c")
+    assert costs_only.costs == {1: {"turns": [1, 3]}} and costs_only.turns == {}
+    with pytest.raises(ValueError, match="without all of its parts"):
+        costs_only.pack()
+    again = blocks.Block.load(whole.pack())
+    assert again.turns == {1: ["안녕"]} and again.pack() == whole.pack()
+    assert blocks.Block.load(blocks.Block().pack(), "c").costs == {}
