@@ -113,8 +113,10 @@ class Block:
         return pack_text("\n".join(dump(parts[p]) for p in PARTS))
 
 
-def _read(conn: Connection, thread_id: str, starts: Sequence[int]) -> dict[int, Block]:
-    """The packed blocks starting at `starts` (those that exist), whole."""
+def _read(
+    conn: Connection, thread_id: str, starts: Sequence[int], parts: str = "cfst"
+) -> dict[int, Block]:
+    """The packed blocks starting at `starts` (those that exist), whole by default."""
     out: dict[int, Block] = {}
     for i in range(0, len(starts), 500):
         chunk = list(starts[i : i + 500])
@@ -123,7 +125,7 @@ def _read(conn: Connection, thread_id: str, starts: Sequence[int]) -> dict[int, 
             f"AND first_turn IN {_in(chunk)}",
             (thread_id, *chunk),
         ).fetchall()
-        out.update((int(start), Block.load(packed)) for start, packed in rows)
+        out.update((int(start), Block.load(packed, parts)) for start, packed in rows)
     return out
 
 
@@ -373,7 +375,7 @@ def read_turns(conn: Connection, thread_id: str, turns: Sequence[int]) -> dict[i
         ).fetchall()
         out.update((int(turn), unpack_json(packed)) for turn, packed in rows)
     rest = [t for t in wanted if t not in out]
-    for block in _read(conn, thread_id, sorted({block_start(t) for t in rest})).values():
+    for block in _read(conn, thread_id, sorted({block_start(t) for t in rest}), "t").values():
         out.update((t, block.turns[t]) for t in rest if t in block.turns)
     return out
 
