@@ -92,6 +92,16 @@ class Block:
         self.costs: dict[int, Any] = {int(t): meta for t, meta in parts.get("c", [])}
         """First turn -> the summary's `summary_costs` meta."""
 
+    def part(self, name: str) -> dict[Any, Any]:
+        """The records of one part by its letter (`PARTS`)."""
+        parts: dict[str, dict[Any, Any]] = {
+            "c": self.costs,
+            "f": self.facts,
+            "s": self.summaries,
+            "t": self.turns,
+        }
+        return parts[name]
+
     @classmethod
     def load(cls, stored: bytes | memoryview, parts: str = "cfst") -> Block:
         """A block as `pack` stored it, with the `parts` named (all by default)."""
@@ -218,17 +228,14 @@ def put_summaries(
 def put_facts(conn: Connection, thread_id: str, first: int, last: int, record: Any) -> None:
     """Store a `memory_facts` record; a summary's within a packed block goes into it."""
     home = block_start(first)
-    block = _read(conn, thread_id, [home]).get(home)
-    if block is not None and not record.get("digest") and _within(first, last) == home:
-        block.facts[first, last] = record
-        _save(conn, thread_id, home, block)
+    within = not record.get("digest") and _within(first, last) == home
+    if within and _block_record(conn, thread_id, home, "f", (first, last), record):
         conn.execute(
             "DELETE FROM memory_facts WHERE thread_id = ? AND first_turn = ? AND last_turn = ?",
             (thread_id, first, last),
         )
         return
-    if block is not None and block.facts.pop((first, last), None) is not None:
-        _save(conn, thread_id, home, block)  # one record per span: the row replaces it
+    _block_record(conn, thread_id, home, "f", (first, last))  # one per span: the row wins
     conn.execute(
         "INSERT INTO memory_facts (thread_id, first_turn, last_turn, record) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (thread_id, first_turn, last_turn) DO UPDATE SET record = excluded.record",
@@ -240,21 +247,41 @@ def put_cost(conn: Connection, thread_id: str, meta: Any) -> None:
     """Store a summary's `summary_costs` meta; one within a packed block goes into it."""
     first, last = int(meta["turns"][0]), int(meta["turns"][-1])
     home = block_start(first)
-    block = _read(conn, thread_id, [home]).get(home)
-    if block is not None and _within(first, last) == home:
-        block.costs[first] = meta
-        _save(conn, thread_id, home, block)
+    if _within(first, last) == home and _block_record(conn, thread_id, home, "c", first, meta):
         conn.execute(
             "DELETE FROM summary_costs WHERE thread_id = ? AND first_turn = ?", (thread_id, first)
         )
         return
-    if block is not None and block.costs.pop(first, None) is not None:
-        _save(conn, thread_id, home, block)  # keyed by the first turn: the row replaces it
+    _block_record(conn, thread_id, home, "c", first)  # keyed by the first turn: the row wins
     conn.execute(
         "INSERT INTO summary_costs (thread_id, first_turn, meta) VALUES (?, ?, ?) "
         "ON CONFLICT (thread_id, first_turn) DO UPDATE SET meta = excluded.meta",
         (thread_id, first, pack_json(meta)),
     )
+
+
+def _block_record(
+    conn: Connection, thread_id: str, start: int, part: str, key: Any, value: Any = None
+) -> bool:
+    """Put `value` under `key` in part `part` of the packed block at `start`.
+
+    With no value, drop the key there. False if there is no such block (or no such key to
+    drop). Dropping first reads that part alone: a digest's record, written beside old blocks,
+    does not parse their turns.
+    """
+    if value is None:
+        peek = _read(conn, thread_id, [start], part).get(start)
+        if peek is None or key not in peek.part(part):
+            return False
+    block = _read(conn, thread_id, [start]).get(start)
+    if block is None:
+        return False
+    if value is None:
+        del block.part(part)[key]
+    else:
+        block.part(part)[key] = value
+    _save(conn, thread_id, start, block)
+    return True
 
 
 def seal(conn: Connection, thread_id: str, start: int, lock: bool = True) -> bool:
