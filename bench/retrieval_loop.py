@@ -17,7 +17,10 @@ least 13 of 14 unanswerable questions fall back.
 Then the same on two holdouts written at stop 28 by someone who read only the documents
 (never the code, the keywords or the other sets), and scored once before any change was
 made for them: `section_questions_holdout3.jsonl` (24 questions, one section each) and
-`retrieval_negatives_holdout.jsonl` (24 questions no document answers).
+`retrieval_negatives_holdout.jsonl` (24 questions no document answers); and the same
+way at stop 29, `section_questions_holdout4.jsonl` (30) and
+`retrieval_negatives_holdout4.jsonl` (20), 12 of them near misses that share words with a
+real section.
 """
 
 from __future__ import annotations
@@ -38,6 +41,11 @@ from graph.session.app import thread_values  # noqa: E402
 from graph.settings import load_settings  # noqa: E402
 
 EVAL = Path(__file__).resolve().parents[1] / "data" / "eval"
+HOLDOUTS = (
+    ("stop 28", "section_questions_holdout3.jsonl", "retrieval_negatives_holdout.jsonl"),
+    ("stop 29", "section_questions_holdout4.jsonl", "retrieval_negatives_holdout4.jsonl"),
+)
+"""Each stop's fresh holdouts: (stop, section questions, questions no document answers)."""
 
 
 def _read(name: str) -> list[dict[str, Any]]:
@@ -112,15 +120,18 @@ def main() -> None:
         f"{loop['fallback'][0]}/{loop['fallback'][1]} (target >= 13: "
         f"{'met' if loop['fallback'][0] >= 13 else 'NOT met'})"
     )
-    held_out = _sections("section_questions_holdout3.jsonl")
-    with tempfile.TemporaryDirectory() as tmp:
-        single = _run("off", held_out, Path(tmp), "retrieval_negatives_holdout.jsonl")
-        loop = _run("on", held_out, Path(tmp), "retrieval_negatives_holdout.jsonl")
-    print("the holdouts of stop 28 (section_questions_holdout3, retrieval_negatives_holdout):")
-    _table(held_out, single, loop)
-    gain = (loop["held"] - single["held"]) * 100
-    done, total = loop["fallback"]
-    print(f"Loop - single: {gain:+.1f} points; loop fallbacks {done}/{total} ({done / total:.0%})")
+    for stop, sections, negatives in HOLDOUTS:
+        held_out = _sections(sections)
+        with tempfile.TemporaryDirectory() as tmp:
+            single = _run("off", held_out, Path(tmp), negatives)
+            loop = _run("on", held_out, Path(tmp), negatives)
+        print(f"the holdouts of {stop} ({sections}, {negatives}):")
+        _table(held_out, single, loop)
+        gain = (loop["held"] - single["held"]) * 100
+        done, total = loop["fallback"]
+        print(
+            f"Loop - single: {gain:+.1f} points; loop fallbacks {done}/{total} ({done / total:.0%})"
+        )
 
 
 def _sections(name: str) -> list[dict[str, Any]]:
