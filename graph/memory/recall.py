@@ -71,7 +71,7 @@ K1, B = 1.2, 0.75
 """BM25's usual constants."""
 MIN_ITEM_CHARS = 60
 """Room below which the recall section takes no more turns (a label and a short line)."""
-MISFITS = 8
+MISFITS = 4
 """Turns in a row that do not fit the room left after which no smaller one is looked for
 (each is read and cut to an excerpt to know its size)."""
 FOLLOWED_HITS = 2
@@ -330,9 +330,9 @@ def excerpt(turn: Sequence[BaseMessage], terms: Sequence[str], limit: int = ITEM
     When the user only asked ("What's the guest wifi password?"), the answer is what was
     said, and it is kept. If still too long, the sentences that match.
     """
-    wanted = {s for t in terms for s in synonyms(t)}
+    wanted = _wanted(tuple(terms))
     said = user_text(turn).strip()
-    reply = sentences(final_answer(turn).strip())
+    reply = list(_sentences(final_answer(turn).strip()))
     if not only_asks(said):
         kept = [i for i, s in enumerate(reply) if wanted & _terms_of(s)]
         reply = [
@@ -372,10 +372,26 @@ _ASKING = re.compile(r"([?？]|(까|나요|가요|죠|니|냐|래|줘|주세요|
 """A sentence that asks or requests ("...?", "...알려 줘", "...있을까요")."""
 
 
+@functools.lru_cache(maxsize=4096)
 def only_asks(text: str) -> bool:
     """Whether every sentence of a user message asks or requests (nothing is stated)."""
     said = sentences(text)
     return bool(said) and all(_ASKING.search(s.strip()) for s in said)
+
+
+@functools.lru_cache(maxsize=256)
+def _wanted(terms: tuple[str, ...]) -> frozenset[str]:
+    """The terms and their synonyms: what a recalled sentence must share to bear on them.
+
+    Remembered: every candidate of one recall is cut to the same message's terms.
+    """
+    return frozenset(s for t in terms for s in synonyms(t))
+
+
+@functools.lru_cache(maxsize=4096)
+def _sentences(text: str) -> tuple[str, ...]:
+    """An archived answer's sentences (remembered: the same turns are recalled again)."""
+    return tuple(sentences(text))
 
 
 @functools.lru_cache(maxsize=16_384)

@@ -304,15 +304,15 @@ def _gap_array(raw: bytes) -> np.ndarray:
     return gaps.astype(np.int64)
 
 
-def newest(blob: bytes, limit: int) -> tuple[int, np.ndarray]:
+def newest(blob: bytes, limit: int) -> tuple[int, list[int]]:
     """(how many turns, the newest `limit` of them, newest first) of a postings blob.
 
     In the SEGMENTS format only the newest segments are decoded.
     """
     data = bytes(blob)
-    if data[:1] != SEGMENTS:
+    if data[:1] != SEGMENTS:  # a short list: plain lists beat arrays at this size
         turns = unpack(data)
-        return len(turns), np.array(turns[::-1][:limit], dtype=np.int64)
+        return len(turns), turns[::-1][:limit]
     count, end, segments = _parse(data)
     parts: list[np.ndarray] = []
     held = 0
@@ -325,8 +325,8 @@ def newest(blob: bytes, limit: int) -> tuple[int, np.ndarray]:
         held += len(turns)
         end = int(turns[0]) - int(gaps[0]) if len(turns) else end
     if not parts:
-        return count, np.zeros(0, dtype=np.int64)
-    return count, np.concatenate(parts)[:limit]
+        return count, []
+    return count, np.concatenate(parts)[:limit].tolist()
 
 
 def _read_blobs(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, bytes]:
@@ -387,9 +387,9 @@ def read_postings(conn: Connection, thread_id: str, terms: Sequence[str]) -> Pos
     blobs = _read_blobs(conn, key, list(terms))
     for term in terms:
         blob = blobs.get(term)
-        count, turns = newest(blob, MAX_POSTINGS) if blob else (0, None)
+        count, turns = newest(blob, MAX_POSTINGS) if blob else (0, [])
         out.counts[term] = count
-        out.turns[term] = turns.tolist() if turns is not None else []
+        out.turns[term] = turns
     return out
 
 
