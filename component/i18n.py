@@ -282,6 +282,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Imported {n} turns into a new conversation.",
     },
     "route": {"ko": "경로: {route}", "en": "Route: {route}"},
+    "absent_words": {
+        "ko": "어떤 문서에도 없는 질문의 말: {words} (찾은 문서는 다른 말로 찾은 것)",
+        "en": "Words of the question no document uses: {words} (the passages match its other words)",
+    },
     "passages": {"ko": "📚 이번 턴에 사용한 문서", "en": "📚 Passages used this turn"},
     "retrieval_steps": {
         "ko": "🔎 문서 검색 단계 (재순위·충분성 판단) · {outcome}",

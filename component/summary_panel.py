@@ -457,6 +457,9 @@ def render_summary_panel(
     render_comparison(comparison, lang, on_compare)
     if route:
         st.caption(t("route", lang, route=route))
+    absent = (retrieval or {}).get("absent") or []
+    if absent:
+        st.caption(t("absent_words", lang, words=", ".join(absent)))
     if safeguard and safeguard.get("label"):
         reasons = safeguard.get("reasons") or []
         st.caption(

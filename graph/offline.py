@@ -33,6 +33,7 @@ from graph.safeguard import find_pii
 from graph.summarizer import sentences
 from graph.text import CLOCK_ZONES, asks_the_clock, is_korean
 from graph.turns import content_text
+from prompt import get_prompt
 
 _HANGUL = re.compile(r"[가-힣]")
 _FUNCS = r"(?:sqrt|sin|cos|tan|log10|log|exp|abs|round|floor|ceil)"
@@ -543,7 +544,7 @@ class OfflineChatModel(BaseChatModel):
             else ""
         )
         head = "문서에서 찾은 내용입니다:" if korean else "From the documents:"
-        return f"{head}\n\n{quote}{also}"
+        return f"{head}\n\n{quote}{also}{_absent_note(section, korean)}"
 
     def _quote(self, memory: Memory, korean: bool) -> str:
         """Quote a memory, naming where it comes from."""
@@ -641,6 +642,27 @@ class OfflineChatModel(BaseChatModel):
             if korean
             else f"Noted. I will keep this in mind: “{snippet}”"
         )
+
+
+def _absent_note(section: str, korean: bool) -> str:
+    """Say which of the question's words no document uses, as the rag node listed them.
+
+    The passage was found by the question's other words: "dog" in "Can I bring my dog to
+    the office?" finds the office rules, which may not be about dogs at all.
+    """
+    before, _, after = get_prompt("system.documents_absent", words="\x00").partition("\x00")
+    listed = re.search(re.escape(before) + r"(.+?)" + re.escape(after), section)
+    if not listed:
+        return ""
+    words = [w.strip() for w in listed.group(1).split(",") if w.strip()]
+    if korean:
+        quoted = ", ".join(f"‘{w}’" for w in words)
+        return f"\n\n참고: 질문의 {quoted}은(는) 어떤 문서에도 나오지 않습니다. 위 내용은 질문의 다른 말로 찾은 것이라 답이 아닐 수 있습니다."
+    quoted = ", ".join(f'"{w}"' for w in words)
+    return (
+        f"\n\nNote: no document mentions {quoted}; the passage above was found by the "
+        "question's other words and may not answer it."
+    )
 
 
 def _fallback(section: str, korean: bool) -> str:

@@ -197,7 +197,12 @@ def make_rag_node(
             hits = sorted(found, key=lambda h: (-h.confidence, -h.score))
             return {
                 "retrieved": [asdict(h) for h in hits],
-                "retrieval": {"outcome": ANSWERED if hits else NOT_FOUND, "calls": 1, "steps": []},
+                "retrieval": {
+                    "outcome": ANSWERED if hits else NOT_FOUND,
+                    "calls": 1,
+                    "steps": [],
+                    "absent": index.unknown_words(question),
+                },
             }
         return _retrieved(run_loop(index, question, judge))
 

@@ -13,6 +13,7 @@ TEMPLATES: dict[str, str] = {
     "system.summary_line": system.SUMMARY_LINE,
     "system.documents_header": system.DOCUMENTS_HEADER,
     "system.document_part": system.DOCUMENT_PART,
+    "system.documents_absent": system.DOCUMENTS_ABSENT,
     "system.no_documents": system.NO_DOCUMENTS,
     "system.not_found_menus": system.NOT_FOUND_MENUS,
     "system.in_preparation": system.IN_PREPARATION,

@@ -26,6 +26,11 @@ DOCUMENTS_HEADER = (
     "문서에 답이 없으면 없다고 말하세요.\n{documents}"
 )
 
+DOCUMENTS_ABSENT = (
+    "(질문의 이 말은 어떤 문서에도 나오지 않습니다: {words}. 아래 발췌는 질문의 다른 말로 "
+    "찾은 것이니, 발췌가 그것을 다루지 않으면 문서에 없다고 말하세요.)"
+)
+
 DOCUMENT_PART = "{{질문 중 “{part}”에 대한 발췌}} "
 """Before a passage the retrieval loop chose for one part of a two-part question."""
 

@@ -253,9 +253,12 @@ def _documents(state: ChatState, budgets: Budgets | None = None) -> tuple[str, i
         f"[{i}] {_answers(p.get('answers', ''))}{p['text']} (출처: {p['source']} > {p['heading']})"
         for i, p in enumerate(passages, 1)
     ]
-    header = get_prompt("system.documents_header", documents="")
+    absent = (state.get("retrieval") or {}).get("absent") or []
+    # before the passages: a reader of "[n] ... (출처: ...)" blocks takes each to its source
+    note = [get_prompt("system.documents_absent", words=", ".join(absent))] if absent else []
+    header = get_prompt("system.documents_header", documents="\n".join(note))
     kept = budgets.fit("documents", shown, header) if budgets is not None else len(shown)
-    return "\n".join(shown[:kept]), len(shown) - kept
+    return "\n".join([*note, *shown[:kept]]), len(shown) - kept
 
 
 def _answers(part: str) -> str:

@@ -638,6 +638,26 @@ class DocumentIndex:
             credited = _credited(self._terms(question), held)
             return [t for t in self.known_words(question) if t not in credited][:limit]
 
+    def unknown_words(self, text: str, limit: int = 5) -> list[str]:
+        """The topic words of `text` that no document, keyword or glossary line has, as written.
+
+        Nouns, not phrasing ("헌혈", "dog"; not "bring" or "알려주다"), in the order of the
+        text: what a passage found by the question's other words cannot be about.
+        """
+        with self._lock:
+            self.refresh()
+            unknown = self._terms(text).unknown
+        if not unknown:
+            return []
+        found: dict[int, str] = {}
+        for word in re.finditer(r"[A-Za-z][A-Za-z'-]*", text):
+            if not unknown.isdisjoint(tokens(word.group(0))):
+                found.setdefault(word.start(), word.group(0).lower())
+        for term in unknown:  # one syllable is a piece of a longer word ("아" of "아는")
+            if not term.isascii() and len(term) >= 2 and term in text:
+                found.setdefault(text.index(term), term)
+        return list(dict.fromkeys(found[at] for at in sorted(found)))[:limit]
+
     def known_words(self, text: str) -> list[str]:
         """The words of `text` itself (no glossary) that some document uses, in order."""
         with self._lock:

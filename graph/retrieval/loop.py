@@ -112,6 +112,9 @@ class LoopResult:
     menus: list[str] = field(default_factory=list)
     """Portal menus to suggest when nothing relevant was found."""
     judge_calls: int = 0
+    absent: list[str] = field(default_factory=list)
+    """The question's topic words no document uses (`DocumentIndex.unknown_words`): what the
+    passages, found by its other words, cannot be about."""
 
     @property
     def calls(self) -> int:
@@ -126,6 +129,7 @@ class LoopResult:
             "menus": self.menus,
             "calls": self.calls,
             "judge_calls": self.judge_calls,
+            "absent": self.absent,
         }
 
 
@@ -412,7 +416,7 @@ def run_loop(
     else:
         outcome = ANSWERED if judged.is_sufficient else BEST_EFFORT
     menus = suggest_menus(question, [*ranked, *passages]) if outcome == NOT_FOUND else []
-    return LoopResult(outcome, ranked, steps, menus, judge_calls)
+    return LoopResult(outcome, ranked, steps, menus, judge_calls, index.unknown_words(question))
 
 
 def _label_parts(index: DocumentIndex, question: str, ranked: list[Hit]) -> list[Hit]:

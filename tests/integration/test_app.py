@@ -437,6 +437,12 @@ def test_a_document_question_shows_each_retrieval_step_and_its_judgement(db: Pat
     )
     assert any(c.value.startswith("1. search_all ") for c in steps.caption)
     assert any("월 300만원" in m.value for m in at.chat_message[-1].markdown)
+    assert not any(c.value.startswith("어떤 문서에도 없는 질문의 말") for c in at.caption)
+    _say(at, "헌혈하고 오는 날은 연차 안 쓰고 공가로 처리해 주나요?")
+    assert "어떤 문서에도 없는 질문의 말: 헌혈 (찾은 문서는 다른 말로 찾은 것)" in [
+        c.value for c in at.caption
+    ]
+    assert any("‘헌혈’은(는) 어떤 문서에도" in m.value for m in at.chat_message[-1].markdown)
 
 
 def test_the_next_context_view_shows_each_section_against_its_budget(

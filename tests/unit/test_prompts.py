@@ -12,6 +12,7 @@ EXPECTED = {
     "system.summary_line": {"start", "end", "when", "summary"},
     "system.documents_header": {"documents"},
     "system.document_part": {"part"},
+    "system.documents_absent": {"words"},
     "system.no_documents": set(),
     "system.not_found_menus": {"menus"},
     "system.in_preparation": set(),

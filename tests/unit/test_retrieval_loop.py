@@ -489,3 +489,51 @@ def test_of_two_passages_on_the_topic_the_one_with_the_value_asked_for_ranks_fir
     # without an answer type the passage sharing more of the question's words leads
     plain = hits[rank_by_coverage(index, "경비 정산 승인은 누가 검토해?", hits)[0]]
     assert plain.heading.endswith("승인")
+
+
+def test_words_no_document_uses_are_named_as_written_and_phrasing_is_not(
+    shipped: DocumentIndex,
+) -> None:
+    assert shipped.unknown_words("헌혈하고 오는 날은 연차 안 쓰고 공가로 처리해 주나요?") == [
+        "헌혈"
+    ]
+    # "bring" and "Fridays" are how it is asked (or a word the documents use); "dog" is
+    # the topic, shown as written, not as its stem
+    assert shipped.unknown_words("Can I bring my dog to the office on Fridays?") == ["dog"]
+    assert shipped.unknown_words("Will the company pay for my headphones?") == ["headphones"]
+    assert shipped.unknown_words("재택근무는 일주일에 며칠까지 가능해?") == []
+
+
+def test_a_passage_found_by_the_other_words_says_the_topic_is_in_no_document(
+    shipped: DocumentIndex,
+) -> None:
+    question = "Can I bring my dog to the office on Fridays?"
+    result = run_loop(shipped, question)
+    assert result.as_dict()["absent"] == ["dog"]
+    state = {"route": "rag", "retrieved": [asdict(h) for h in result.passages]}
+    documents, _ = _documents({**state, "retrieval": result.as_dict()})
+    # the note comes first, so that a reader of the passages still takes each to its source
+    assert documents.startswith(get_prompt("system.documents_absent", words="dog"))
+    system = SystemMessage(get_prompt("system.documents_header", documents=documents))
+    answer = content_text(OfflineChatModel().respond([system, HumanMessage(question)]))
+    assert answer.startswith("From the documents:") and "Source: " in answer
+    assert answer.endswith(
+        'Note: no document mentions "dog"; the passage above was found by the '
+        "question's other words and may not answer it."
+    )
+    question = "헌혈하고 오는 날은 연차 안 쓰고 공가로 처리해 주나요?"
+    result = run_loop(shipped, question)
+    documents, _ = _documents(
+        {
+            "route": "rag",
+            "retrieved": [asdict(h) for h in result.passages],
+            "retrieval": result.as_dict(),
+        }
+    )
+    system = SystemMessage(get_prompt("system.documents_header", documents=documents))
+    answer = content_text(OfflineChatModel().respond([system, HumanMessage(question)]))
+    assert (
+        "출처: leave_policy.md" in answer and "‘헌혈’은(는) 어떤 문서에도 나오지 않습니다" in answer
+    )
+    # a question in the documents' own words gets no such note
+    assert "참고: " not in _answer(shipped, "재택근무는 일주일에 며칠까지 가능해?")
