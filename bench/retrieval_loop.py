@@ -21,6 +21,10 @@ made for them: `section_questions_holdout3.jsonl` (24 questions, one section eac
 way at stop 29, `section_questions_holdout4.jsonl` (30) and
 `retrieval_negatives_holdout4.jsonl` (20), 12 of them near misses that share words with a
 real section.
+
+`section_questions_holdout5.jsonl` (20) and `retrieval_negatives_holdout5.jsonl` (24, 16 near
+misses) were written the same way at stop 29 and are not scored yet: the next change made
+for the holdouts above is measured on them, once.
 """
 
 from __future__ import annotations
