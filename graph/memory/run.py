@@ -132,17 +132,22 @@ class SummaryRun:
             return None
         self.calls += result.attempts
         self.invocations += 1
-        self.history.append(
-            {
-                "thread_id": self.thread_id,
-                "turns": list(range(first, last + 1)),
-                "turn_length": len(block),
-                "original_chars": chars,
-                "summary_chars": len(result.text),
-                "compression_rate": self.rate,
-                "summary": result.text,
-            }
-        )
+        entry = {
+            "thread_id": self.thread_id,
+            "turns": list(range(first, last + 1)),
+            "turn_length": len(block),
+            "original_chars": chars,
+            "summary_chars": len(result.text),
+            "compression_rate": self.rate,
+            "summary": result.text,
+        }
+        self.history.append(entry)
+        sent = [turn_time(turn) for turn in block]
+        if any(sent):
+            self.times[str(first)] = [
+                next(t for t in sent if t),
+                next(t for t in reversed(sent) if t),
+            ]
         if self.archive is not None:
             record_summary_meta(
                 self.archive,
@@ -165,15 +170,14 @@ class SummaryRun:
                 last,
                 check_facts(turn_facts(first, block), result.text),
             )
+            # the entry before its turns: a block its last turn completes is packed with
+            # it once, not packed and then written again (`result` stores it as is)
+            summaries.store(
+                self.archive, self.thread_id, summaries.SUMMARY, [entry], self.turn, self.times
+            )
             archive_turns(self.archive, self.thread_id, first, block)
             self.removals.extend(RemoveMessage(id=m.id) for m in messages if m.id)
             self.archived = last
-        sent = [turn_time(turn) for turn in block]
-        if any(sent):
-            self.times[str(first)] = [
-                next(t for t in sent if t),
-                next(t for t in reversed(sent) if t),
-            ]
         self.covered = last
         return result.text
 
