@@ -293,7 +293,7 @@ def _copy_archive(
             "WHERE thread_id = ? AND (turn <= ? AND messages IS NOT NULL OR turn <= ?)",
             (target, archived, stats_to, source, archived, stats_to),
         )
-        blocks.copy_blocks(conn, source, target, upto=archived, covered=covered)
+        blocks.copy_blocks(conn, source, target, upto=archived, covered=covered, stats_to=stats_to)
         conn.execute(
             "INSERT INTO summary_costs (thread_id, first_turn, meta) "
             "SELECT ?, first_turn, meta FROM summary_costs WHERE thread_id = ? AND first_turn <= ?",

@@ -215,15 +215,15 @@ def record_context_stats(archive: Archive, thread_id: str, stats: dict[str, Any]
 
 
 def load_context_stats(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
-    """Context sizes of every turn, oldest first."""
-    rows = archive.execute(
-        "SELECT turn, stats FROM archive_turns WHERE thread_id = ? AND stats IS NOT NULL "
-        "ORDER BY turn",
-        (thread_id,),
-    )
-    return [
-        dict(zip(STATS_FIELDS, [turn, *json.loads(stats)], strict=True)) for turn, stats in rows
-    ]
+    """Context sizes of every turn, oldest first (in rows, and in packed blocks)."""
+    with archive.lock, archive.conn:
+        found = blocks.stats_of(archive.conn, thread_id)
+        rows = archive.conn.execute(
+            "SELECT turn, stats FROM archive_turns WHERE thread_id = ? AND stats IS NOT NULL",
+            (thread_id,),
+        ).fetchall()
+    found.update((int(turn), json.loads(stats)) for turn, stats in rows)
+    return [dict(zip(STATS_FIELDS, [turn, *found[turn]], strict=True)) for turn in sorted(found)]
 
 
 def record_summary_meta(archive: Archive, thread_id: str, meta: dict[str, Any]) -> None:

@@ -62,12 +62,13 @@ def _in(values: Sequence[Any]) -> str:
     return f"({','.join('?' * len(values))})"
 
 
-PARTS = ("c", "f", "s", "t")
-"""A block's parts in the order stored: costs, facts records, summaries, turns."""
+PARTS = ("c", "f", "s", "t", "x")
+"""A block's parts in the order stored: costs, facts records, summaries, turns, and the
+turns' context statistics (from version 9; a block packed before has no such line)."""
 
 
 class Block:
-    """What a packed block holds, by key: turns, summaries, facts records and costs.
+    """What a packed block holds, by key: turns, summaries, facts records, costs, stats.
 
     Stored as one compressed text with each part's JSON on a line of its own (compact
     JSON has no line break): a reader parses only the parts it needs (the costs of every
@@ -76,7 +77,7 @@ class Block:
     """
 
     def __init__(self, parts: dict[str, Any] | None = None) -> None:
-        parts = {"c": [], "f": [], "s": [], "t": []} if parts is None else parts
+        parts = {p: [] for p in PARTS} if parts is None else parts
         self.whole = all(part in parts for part in PARTS)
         """Whether every part was read (only such a block may be stored again)."""
         self.turns: dict[int, Any] = {int(t): v for t, v in parts.get("t", [])}
@@ -91,6 +92,8 @@ class Block:
         """(first, last) -> the summary's `memory_facts` record."""
         self.costs: dict[int, Any] = {int(t): meta for t, meta in parts.get("c", [])}
         """First turn -> the summary's `summary_costs` meta."""
+        self.stats: dict[int, Any] = {int(t): row for t, row in parts.get("x", [])}
+        """Turn -> its context statistics as `archive_turns.stats` holds them (a list)."""
 
     def part(self, name: str) -> dict[Any, Any]:
         """The records of one part by its letter (`PARTS`)."""
@@ -99,13 +102,16 @@ class Block:
             "f": self.facts,
             "s": self.summaries,
             "t": self.turns,
+            "x": self.stats,
         }
         return parts[name]
 
     @classmethod
-    def load(cls, stored: bytes | memoryview, parts: str = "cfst") -> Block:
+    def load(cls, stored: bytes | memoryview, parts: str = "cfstx") -> Block:
         """A block as `pack` stored it, with the `parts` named (all by default)."""
         lines = unpack_text(stored).split("\n", len(PARTS) - 1)
+        if len(lines) == len(PARTS) - 1:  # packed by version 8: no statistics
+            lines.append("[]")
         return cls(
             {p: json.loads(line) for p, line in zip(PARTS, lines, strict=True) if p in parts}
         )
@@ -119,12 +125,13 @@ class Block:
             "f": [[a, b, r] for (a, b), r in sorted(self.facts.items())],
             "s": [[a, b, m, r] for (a, b), (m, r) in sorted(self.summaries.items())],
             "t": sorted(self.turns.items()),
+            "x": sorted(self.stats.items()),
         }
         return pack_text("\n".join(dump(parts[p]) for p in PARTS))
 
 
 def _read(
-    conn: Connection, thread_id: str, starts: Sequence[int], parts: str = "cfst"
+    conn: Connection, thread_id: str, starts: Sequence[int], parts: str = "cfstx"
 ) -> dict[int, Block]:
     """The packed blocks starting at `starts` (those that exist), whole by default."""
     out: dict[int, Block] = {}
@@ -140,7 +147,7 @@ def _read(
 
 
 def _all(
-    conn: Connection, thread_id: str, first: int = 1, last: int = 2**62, parts: str = "cfst"
+    conn: Connection, thread_id: str, first: int = 1, last: int = 2**62, parts: str = "cfstx"
 ) -> list[Block]:
     """The thread's packed blocks that hold turns of first..last, in order.
 
@@ -307,7 +314,7 @@ def seal(conn: Connection, thread_id: str, start: int, lock: bool = True) -> boo
     span = (thread_id, start, start + BLOCK_TURNS - 1)
     _save(conn, thread_id, start, block)
     conn.execute(
-        "UPDATE archive_turns SET messages = NULL WHERE thread_id = ? AND turn BETWEEN ? AND ?",
+        "DELETE FROM archive_turns WHERE thread_id = ? AND turn BETWEEN ? AND ?",
         span,
     )
     conn.execute(
@@ -345,6 +352,14 @@ def _gather(
     block = _read(conn, thread_id, [start]).get(start) or Block()
     block.turns.update((int(turn), unpack_json(packed)) for turn, packed in rows)
     span = (thread_id, start, end)
+    block.stats.update(
+        (int(turn), json.loads(stats))
+        for turn, stats in conn.execute(
+            "SELECT turn, stats FROM archive_turns WHERE thread_id = ? AND turn BETWEEN ? AND ? "
+            "AND stats IS NOT NULL",
+            span,
+        ).fetchall()
+    )
     for first, last, made, record in conn.execute(
         "SELECT first_turn, last_turn, made_at, record FROM summary_items WHERE thread_id = ? "
         "AND kind = 'summary' AND first_turn >= ? AND last_turn <= ?",
@@ -522,13 +537,15 @@ def costs_of(conn: Connection, thread_id: str) -> list[Any]:
 # --- forks -----------------------------------------------------------------------------
 
 
-def copy_blocks(conn: Connection, source: str, target: str, upto: int, covered: int) -> None:
+def copy_blocks(
+    conn: Connection, source: str, target: str, upto: int, covered: int, stats_to: int
+) -> None:
     """Copy into a fork what the source's packed blocks hold of it.
 
     A block whose turns were all archived, and whose summaries all made, by the fork's
     checkpoint (`upto` turns archived, summaries `covered` turns) is copied whole; from the
-    one that this cuts, the turns up to `upto` and the summaries' records up to `covered`
-    go into the target's rows.
+    one that this cuts, the turns up to `upto`, the summaries' records up to `covered`
+    and the statistics of turns up to `stats_to` go into the target's rows.
     """
     whole = min(upto, covered)
     conn.execute(
@@ -551,3 +568,16 @@ def copy_blocks(conn: Connection, source: str, target: str, upto: int, covered: 
         for meta in block.costs.values():
             if int(meta["turns"][0]) <= covered:
                 put_cost(conn, target, meta)
+        conn.executemany(
+            "INSERT INTO archive_turns (thread_id, turn, stats) VALUES (?, ?, ?) "
+            "ON CONFLICT (thread_id, turn) DO UPDATE SET stats = excluded.stats",
+            [(target, t, dump(row)) for t, row in sorted(block.stats.items()) if t <= stats_to],
+        )
+
+
+def stats_of(conn: Connection, thread_id: str) -> dict[int, Any]:
+    """Turn -> context statistics (a list) of the thread's packed blocks."""
+    out: dict[int, Any] = {}
+    for block in _all(conn, thread_id, parts="x"):
+        out.update(block.stats)
+    return out

@@ -8,13 +8,15 @@ layout of LangGraph's PostgreSQL saver instead: a checkpoint row holds the chann
 other channel value is stored once per version in `checkpoint_blobs`, so a node that
 changes one field writes that field alone. Values and pending writes are
 compressed with a preset dictionary of the state's field names (`CompressedSerializer`).
+Those rows are the newest turn's: once a turn is finished, its checkpoints move into one
+compressed row (`graph.storage.history_packs`, shared with the PostgreSQL saver).
 
 Each checkpoint's metadata also carries seed 001's fields: `node` (the node that just ran,
 `__start__` once the user's message is in, `input` before it, `update` for a change made
 outside the graph, `fork` for a forked thread's first checkpoint), `turn`,
 `route`, `error_code` and `safeguard_label`, read from the state it saves (an arrival's
 `turn` is the one its message opens). Pruning keeps the checkpoint before the oldest kept
-arrival, so a fork from any listed checkpoint works.
+arrival (in that turn's pack), so a fork from any listed checkpoint works.
 
 Checkpoints written by earlier versions (the whole state in the row before schema version 4,
 every value as a blob in versions 4 and 5) are read as before.
@@ -27,6 +29,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, NamedTuple, cast
 
 from langchain_core.messages import AIMessage
@@ -42,6 +45,13 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from graph.storage.history_packs import (
+    PACKS_TABLE,
+    Execute,
+    HistoryPacks,
+    Serialized,
+    checkpoint_config,
+)
 from graph.storage.zdict import deflate, inflate
 
 COMPRESS_FROM = 32
@@ -298,19 +308,27 @@ def checkpoint_row(checkpoint_id: Any, metadata: Mapping[str, Any], parent: Any)
     )
 
 
-class ChatSaver(ChatMetadata, SqliteSaver):
-    """SqliteSaver with per-channel blobs, compression and seed 001's checkpoint metadata."""
+class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
+    """SqliteSaver with per-channel blobs, compression, seed 001's checkpoint metadata.
+
+    Finished turns are packed (`graph.storage.history_packs`).
+    """
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         SqliteSaver.__init__(self, conn, serde=CompressedSerializer())
         ChatMetadata.__init__(self)
+        self._init_packs()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
 
     def setup(self) -> None:
-        """LangGraph's tables, and the blob table."""
+        """LangGraph's tables, the blob table and the table of packed turns."""
         if self.is_setup:
             return
         super().setup()
-        self.conn.executescript(BLOBS_TABLE)
+        self.conn.executescript(BLOBS_TABLE + PACKS_TABLE)
 
     # writing
     def put(
@@ -378,7 +396,7 @@ class ChatSaver(ChatMetadata, SqliteSaver):
         return {ch: v for ch, v in keys if (ch, v) not in stored}
 
     def _versions_seen(self, thread_id: str, checkpoint_id: str) -> dict[str, Any]:
-        """A saved checkpoint's versions_seen (the row alone: its values are not read)."""
+        """A saved checkpoint's versions_seen (a live row alone: its values are not read)."""
         with self.cursor(transaction=False) as cur:
             row = cur.execute(
                 "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND "
@@ -386,14 +404,13 @@ class ChatSaver(ChatMetadata, SqliteSaver):
                 (thread_id, checkpoint_id),
             ).fetchone()
         if row is None:
-            return {}
+            found = self.get_tuple(
+                {"configurable": {"thread_id": thread_id, "checkpoint_id": checkpoint_id}}
+            )
+            return dict(found.checkpoint.get("versions_seen", {})) if found else {}
         return dict(self.serde.loads_typed((row[0], row[1])).get("versions_seen", {}))
 
-    def history(self, thread_id: str) -> builtins.list[dict[str, Any]]:
-        """The thread's checkpoints, newest first, without their values (for listings).
-
-        Each: id, parent, time, metadata, and whether a pause for approval waits there.
-        """
+    def _live_history(self, thread_id: str) -> builtins.list[dict[str, Any]]:
         with self.cursor(transaction=False) as cur:
             rows = cur.execute(
                 "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata "
@@ -424,7 +441,7 @@ class ChatSaver(ChatMetadata, SqliteSaver):
         return out
 
     def delete_checkpoint(self, thread_id: str, checkpoint_id: str) -> None:
-        """Delete one checkpoint row and its pending writes (its values stay for others)."""
+        """Delete one live checkpoint row and its pending writes (its values stay for others)."""
         self._forget(thread_id)
         with self.cursor() as cur:
             cur.execute(
@@ -437,14 +454,14 @@ class ChatSaver(ChatMetadata, SqliteSaver):
             )
 
     # reading
-    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        """The checkpoint with its channel values put back together.
+    def _live_get(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """A live checkpoint with its channel values put back together.
 
         The row and its values are read one after the other: a checkpoint pruned in between
         is not found (None), and the newest one is read again (pruning never takes it).
         """
         for _ in range(3):
-            found = super().get_tuple(config)
+            found = SqliteSaver.get_tuple(self, config)
             if found is None:
                 return None
             filled = self._filled(found)
@@ -454,20 +471,77 @@ class ChatSaver(ChatMetadata, SqliteSaver):
                 return None
         return None
 
-    def list(
+    def _live_for_pack(
+        self, thread_id: str, checkpoint_ids: Sequence[str]
+    ) -> dict[str, CheckpointTuple]:
+        """Live checkpoints by id, their stored values `Serialized`, not loaded (for a pack).
+
+        Two queries for all of them: the rows, then every value they use.
+        """
+        ids = sorted(set(checkpoint_ids))
+        if not ids:
+            return {}
+        with self.cursor(transaction=False) as cur:
+            rows = cur.execute(
+                "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata "
+                "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id "
+                f"IN ({','.join('?' * len(ids))})",
+                (thread_id, *ids),
+            ).fetchall()
+        checkpoints: dict[str, tuple[dict[str, Any], Any, str | None]] = {}
+        wanted: set[tuple[str, str]] = set()
+        for checkpoint_id, parent, type_, blob, metadata in rows:
+            checkpoint = self.serde.loads_typed((type_, blob))
+            values = dict(checkpoint["channel_values"])
+            empty = set(values.pop(EMPTY, ()))
+            checkpoint = {**checkpoint, "channel_values": values}
+            checkpoints[checkpoint_id] = (checkpoint, metadata, parent)
+            wanted |= {
+                (ch, str(v))
+                for ch, v in checkpoint["channel_versions"].items()
+                if ch not in values and ch not in empty
+            }
+        stored: dict[tuple[str, str], Any] = {}
+        keys = sorted(wanted)
+        with self.cursor(transaction=False) as cur:
+            for start in range(0, len(keys), 200):
+                chunk = keys[start : start + 200]
+                for channel, version, type_, blob in cur.execute(
+                    "SELECT channel, version, type, blob FROM checkpoint_blobs WHERE thread_id = ? "
+                    f"AND checkpoint_ns = '' AND (channel, version) IN ({_pairs(len(chunk))})",
+                    (thread_id, *(x for pair in chunk for x in pair)),
+                ):
+                    if type_ != "empty":
+                        stored[channel, version] = (
+                            Serialized(type_[: -len(_Z)], inflate(blob))
+                            if type_.endswith(_Z)
+                            else Serialized(type_, bytes(blob))
+                        )
+        out = {}
+        for checkpoint_id, (checkpoint, metadata, parent) in checkpoints.items():
+            values = checkpoint["channel_values"]
+            for ch, v in checkpoint["channel_versions"].items():
+                if (ch, str(v)) in stored and ch not in values:
+                    values[ch] = stored[ch, str(v)]
+            out[checkpoint_id] = CheckpointTuple(
+                config=checkpoint_config(thread_id, "", checkpoint_id),
+                checkpoint=cast(Checkpoint, checkpoint),
+                metadata=json.loads(metadata) if metadata else {},
+                parent_config=checkpoint_config(thread_id, "", parent) if parent else None,
+                pending_writes=[],
+            )
+        return out
+
+    def _live_list(
         self,
         config: RunnableConfig | None,
-        *,
-        filter: dict[str, Any] | None = None,
-        before: RunnableConfig | None = None,
-        limit: int | None = None,
-    ) -> Iterator[CheckpointTuple]:
-        """The checkpoints, newest first, with their channel values."""
+        filter: dict[str, Any] | None,
+        before: RunnableConfig | None,
+    ) -> builtins.list[CheckpointTuple]:
         # read all rows first: the base class holds the connection's lock while it yields
-        for found in list(super().list(config, filter=filter, before=before, limit=limit)):
-            filled = self._filled(found)
-            if filled is not None:  # None: pruned while it was read
-                yield filled
+        rows = builtins.list(SqliteSaver.list(self, config, filter=filter, before=before))
+        filled = (self._filled(found) for found in rows)
+        return [f for f in filled if f is not None]  # None: pruned while it was read
 
     def _filled(self, found: CheckpointTuple) -> CheckpointTuple | None:
         checkpoint = found.checkpoint
@@ -486,7 +560,7 @@ class ChatSaver(ChatMetadata, SqliteSaver):
         if not wanted:
             return found._replace(checkpoint={**checkpoint, "channel_values": values})
         configurable = found.config["configurable"]
-        keys = list(wanted.items())
+        keys = builtins.list(wanted.items())
         with self.cursor(transaction=False) as cur:
             rows = cur.execute(
                 "SELECT channel, type, blob FROM checkpoint_blobs WHERE thread_id = ? AND "
@@ -504,65 +578,43 @@ class ChatSaver(ChatMetadata, SqliteSaver):
                 values[channel] = self.serde.loads_typed((type_, blob))
         return found._replace(checkpoint={**checkpoint, "channel_values": values})
 
+    def _read(self, sql: str, params: Sequence[Any]) -> builtins.list[tuple[Any, ...]]:
+        with self.cursor(transaction=False) as cur:
+            return [tuple(r) for r in cur.execute(sql, tuple(params)).fetchall()]
+
+    @contextmanager
+    def _transaction_sql(self) -> Iterator[Execute]:
+        with self.cursor() as cur:
+            yield lambda sql, params: cur.execute(sql, tuple(params))
+
     # deleting
     def delete_thread(self, thread_id: str) -> None:
-        """Delete the thread's checkpoints, writes and blobs."""
+        """Delete the thread's checkpoints, writes, blobs and packed turns."""
         super().delete_thread(thread_id)
         with self.cursor() as cur:
             cur.execute("DELETE FROM checkpoint_blobs WHERE thread_id = ?", (str(thread_id),))
+        self._delete_packs(thread_id)
         self._forget(str(thread_id))
 
-    def prune_turns(self, thread_id: str, keep_turns: int) -> int:
-        """Keep every checkpoint of the thread's last `keep_turns` turns; return how many went.
-
-        `keep_turns` 0 keeps all. The newest checkpoint is always kept (it is the thread),
-        and so is every blob a kept checkpoint refers to: a thread's history is a line (a
-        fork makes a new thread), so a channel's blobs older than the oldest kept
-        checkpoint's version of it are no longer referred to.
-        """
-        plan = prune_plan(self._turns(thread_id), keep_turns)
-        if plan is None:
-            return 0
-        oldest_kept, newest = plan
-        with self.cursor() as cur:
-            # A checkpoint's pending writes are its next step's results, which the step's
-            # own checkpoint holds once it is saved: only the newest one's are still
-            # pending (a pause for approval, an error). A fork re-runs the steps after it.
-            cur.execute(
-                "DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = '' "
-                "AND checkpoint_id < ?",
-                (thread_id, newest),
+    def _drop_values(self, execute: Execute, thread_id: str, keep_from: str) -> None:
+        """Each channel's values older than `keep_from`'s version of it."""
+        row = execute(
+            "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
+            "AND checkpoint_id = ?",
+            (thread_id, keep_from),
+        ).fetchone()
+        if row is None:
+            return
+        versions = self.serde.loads_typed((row[0], row[1]))["channel_versions"]
+        for channel, version in versions.items():
+            execute(
+                "DELETE FROM checkpoint_blobs WHERE thread_id = ? AND checkpoint_ns = '' "
+                "AND channel = ? AND version < ?",
+                (thread_id, channel, str(version)),
             )
-            cur.execute(
-                "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' "
-                "AND checkpoint_id < ?",
-                (thread_id, oldest_kept),
-            )
-            deleted = int(cur.rowcount)
-        if deleted:
-            found = super().get_tuple(
-                {
-                    "configurable": {
-                        "thread_id": thread_id,
-                        "checkpoint_ns": "",
-                        "checkpoint_id": oldest_kept,
-                    }
-                }
-            )
-            if found is not None:
-                with self.cursor() as cur:
-                    cur.executemany(
-                        "DELETE FROM checkpoint_blobs WHERE thread_id = ? AND checkpoint_ns = '' "
-                        "AND channel = ? AND version < ?",
-                        [
-                            (thread_id, ch, str(v))
-                            for ch, v in found.checkpoint["channel_versions"].items()
-                        ],
-                    )
-        return deleted
 
     def _turns(self, thread_id: str) -> builtins.list[CheckpointRow]:
-        """The thread's checkpoints as `CheckpointRow`s; unknown turns count as 0."""
+        """The thread's live checkpoints as `CheckpointRow`s; unknown turns count as 0."""
         with self.cursor(transaction=False) as cur:
             rows = cur.execute(
                 "SELECT checkpoint_id, metadata, parent_checkpoint_id FROM checkpoints "

@@ -27,7 +27,14 @@ packs the archived turns of each block of BLOCK_TURNS turns archived to its end,
 records of the summaries within it (entries, costs, facts), into one compressed row
 (`graph.storage.blocks`); the turns' own rows keep only their statistics and the
 summaries' rows go (version 7 would find neither); the upgrade packs the blocks already
-archived. A
+archived. Version 9 packs each finished turn's checkpoints, with their values, into one
+row of `checkpoint_turns` (`graph.storage.history_packs`), which version 8 would not see
+(it would list and fork from the newest turn alone); a thread of version 8 packs its
+turns at its next turn. A packed block also holds its turns' context statistics, and
+their `archive_turns` rows go (version 8 would find no statistics for them); blocks
+packed before keep theirs in rows. On SQLite `archive_turns` becomes a rowid table
+(rows longer than a quarter of a page no longer spill into pages of their own), and new
+files use 1 KiB pages (`graph.storage.persistence.PAGE_SIZE`). A
 PostgreSQL database starts at the current version (none was written before 5). A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
@@ -41,10 +48,11 @@ from collections.abc import Callable
 from graph.storage.blocks import BLOCKS_TABLE, archived_rows, seal_archived
 from graph.storage.checkpointer import BLOBS_TABLE
 from graph.storage.db import Connection, begin_exclusive, ddl, dialect, tables
+from graph.storage.history_packs import PACKS_TABLE
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """The version this code writes."""
 
 V1 = """
@@ -160,7 +168,13 @@ def _backfill_recall(conn: Connection, before: int = 0) -> None:
         log.info("schema upgrade: indexed %d archived turns for recall", len(rows))
 
 
-CHURN_TABLES = ("checkpoints", "checkpoint_writes", "checkpoint_blobs", "thread_leases")
+CHURN_TABLES = (
+    "checkpoints",
+    "checkpoint_writes",
+    "checkpoint_blobs",
+    "thread_leases",
+    "checkpoint_turns",
+)
 """PostgreSQL tables whose rows are deleted as fast as they are written (pruning, leases)."""
 
 
@@ -188,7 +202,8 @@ def _vacuum_churn(conn: Connection, before: int = 0) -> None:
         if version >= 130000  # the insert thresholds came with PostgreSQL 13
         else ""
     )
-    for table in CHURN_TABLES:
+    present = tables(conn)
+    for table in (t for t in CHURN_TABLES if t in present):
         conn.execute(
             f"ALTER TABLE {table} SET (autovacuum_vacuum_scale_factor = 0, "
             f"autovacuum_vacuum_threshold = {CHURN_VACUUM_THRESHOLD}{inserts})"
@@ -216,6 +231,48 @@ def _compact_v6(conn: Connection, before: int) -> None:
         )
 
 
+def _rowid_archive_turns(conn: Connection, before: int = 0) -> None:
+    """On SQLite, make `archive_turns` a rowid table (it was WITHOUT ROWID), rows kept.
+
+    In a WITHOUT ROWID table a row longer than about a quarter of a page spills into an
+    overflow page of its own: with 1 KiB pages (new files from version 9) nearly every
+    archived turn waiting for its block did.
+    """
+    if dialect(conn) == "postgres":
+        return
+    conn.execute(
+        "CREATE TABLE archive_turns_v9 (thread_id TEXT NOT NULL, turn INTEGER NOT NULL, "
+        "messages BLOB, stats TEXT, PRIMARY KEY (thread_id, turn))"
+    )
+    conn.execute(
+        "INSERT INTO archive_turns_v9 (thread_id, turn, messages, stats) "
+        "SELECT thread_id, turn, messages, stats FROM archive_turns"
+    )
+    conn.execute("DROP TABLE archive_turns")
+    conn.execute("ALTER TABLE archive_turns_v9 RENAME TO archive_turns")
+
+
+INLINE_TABLES = ("archive_blocks", "checkpoint_turns", "checkpoint_blobs")
+"""PostgreSQL tables whose rows (a few KB, compressed by the app) stay in the table
+(version 9): moved out to TOAST, each took two chunks, an index entry each, and a toast
+table's own free-space and visibility maps, for no gain (pglz cannot shrink them)."""
+
+
+def _inline_rows(conn: Connection, before: int = 0) -> None:
+    """On PostgreSQL, keep the rows of `INLINE_TABLES` up to a page long in the table."""
+    if dialect(conn) != "postgres":
+        return
+    present = tables(conn)
+    for table in (t for t in INLINE_TABLES if t in present):
+        conn.execute(f"ALTER TABLE {table} SET (toast_tuple_target = 8160)")
+
+
+def _version_9(conn: Connection, before: int = 0) -> None:
+    _rowid_archive_turns(conn, before)
+    _vacuum_churn(conn, before)
+    _inline_rows(conn, before)
+
+
 def _pack_blocks(conn: Connection, before: int = 0) -> None:
     """Pack every block of turns archived to its end (`graph.storage.blocks`)."""
     sealed = seal_archived(conn)
@@ -232,6 +289,7 @@ UPGRADES: dict[int, tuple[str, Callable[[Connection, int], None] | None]] = {
     6: ("", _compact_v6),
     7: ("", _vacuum_churn),
     8: (BLOCKS_TABLE, _pack_blocks),
+    9: (PACKS_TABLE, _version_9),
 }
 """Version -> (tables it adds, data it fills in given the version the file had), in order."""
 

@@ -28,11 +28,13 @@ from graph.storage import blocks, summaries
 from graph.storage.archive import (
     archive_turns,
     load_archived_turns,
+    load_context_stats,
     load_summary_meta,
     pack_turn,
     record_summary_meta,
 )
 from graph.storage.facts import facts_in_range, load_facts
+from graph.storage.packing import dump, pack_text
 from graph.storage.schema import SCHEMA_VERSION
 from tests.conftest import Store
 from tests.fixtures.db.make_fixture import long_turn
@@ -69,6 +71,13 @@ def _packed(app, thread: str) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+def _all_rows(app, thread: str) -> list[int]:
+    rows = app.persistence.archive.execute(
+        "SELECT turn FROM archive_turns WHERE thread_id = ? ORDER BY turn", (thread,)
+    )
+    return [int(r[0]) for r in rows]
+
+
 def _own_rows(app, thread: str) -> list[int]:
     rows = app.persistence.archive.execute(
         "SELECT turn FROM archive_turns WHERE thread_id = ? AND messages IS NOT NULL ORDER BY turn",
@@ -95,6 +104,11 @@ def test_a_block_archived_to_its_end_is_one_row_and_reads_as_before(store: Store
         # turns 1-6 and 7-12 are packed; 13-15 keep their own rows until 18 is archived
         assert _packed(app, thread) == [1, 7]
         assert _own_rows(app, thread) == [13, 14, 15]
+        # a packed block holds its turns' statistics too: their rows are gone
+        assert _all_rows(app, thread) == [13, 14, 15, 16]
+        stats = load_context_stats(app.persistence.archive, thread)
+        assert [s["turn"] for s in stats] == list(range(1, 17))
+        assert all(s["context_chars"] > 0 for s in stats)
         assert [n for n, _ in view.turns] == list(range(1, 17))
         assert [turn[0].content for _, turn in view.turns] == [_said(t) for t in range(1, 17)]
         # a turn of a packed block is recalled, and read alone
@@ -129,6 +143,11 @@ def test_a_fork_cut_inside_a_packed_block_holds_only_the_turns_before_it(store: 
         assert view.state["archived_turns"] == 9
         assert _packed(app, fork) == [1] and _own_rows(app, fork) == [7, 8, 9]
         assert [n for n, _ in view.turns] == list(range(1, 11))
+        # statistics: block 1-6's in the copied block, those of 7-10 in rows of their own
+        stats = load_context_stats(app.persistence.archive, fork)
+        original = load_context_stats(app.persistence.archive, thread)
+        assert stats == original[:10]
+        assert _all_rows(app, fork) == [7, 8, 9, 10]
         found = load_archived_turns(app.persistence.archive, fork, range(1, 17))
         assert sorted(found) == list(range(1, 10))
         # of the summaries packed in block 7-12, the fork takes those its state had made
@@ -365,7 +384,9 @@ def test_a_cost_is_kept_once_by_its_first_turn_in_a_row_or_a_block(store: Store,
 
 
 def test_a_block_read_in_part_cannot_be_stored_again() -> None:
-    whole = blocks.Block({"c": [[1, {"turns": [1, 3]}]], "f": [], "s": [], "t": [[1, ["안녕"]]]})
+    whole = blocks.Block(
+        {"c": [[1, {"turns": [1, 3]}]], "f": [], "s": [], "t": [[1, ["안녕"]]], "x": [[1, [9]]]}
+    )
     costs_only = blocks.Block.load(whole.pack(), "c")
     assert costs_only.costs == {1: {"turns": [1, 3]}} and costs_only.turns == {}
     with pytest.raises(ValueError, match="without all of its parts"):
@@ -373,3 +394,8 @@ def test_a_block_read_in_part_cannot_be_stored_again() -> None:
     again = blocks.Block.load(whole.pack())
     assert again.turns == {1: ["안녕"]} and again.pack() == whole.pack()
     assert blocks.Block.load(blocks.Block().pack(), "c").costs == {}
+    # a block packed by version 8 has no statistics line: it reads whole, with none
+    v8 = pack_text("\n".join(dump(p) for p in ([[1, {"turns": [1, 3]}]], [], [], [[1, ["안녕"]]])))
+    old = blocks.Block.load(v8)
+    assert old.whole and old.stats == {} and old.turns == {1: ["안녕"]}
+    assert blocks.Block.load(old.pack()).costs == {1: {"turns": [1, 3]}}

@@ -250,7 +250,15 @@ def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
     _talk(chat, thread, 12)
     saver = chat.persistence.saver
     kept = saver.history(thread)
-    assert {c["metadata"]["turn"] for c in kept} <= {10, 11, 12}
+    assert {c["metadata"]["turn"] for c in kept} == {10, 11, 12}
+    live = {r.checkpoint_id for r in saver._turns(thread)}
+    # the newest turn and the checkpoint its arrival was saved on stay live; turn 11 (with
+    # that checkpoint of turn 10 first) is one pack
+    assert {c["metadata"]["turn"] for c in kept if c["checkpoint_id"] in live} == {11, 12}
+    packs = chat.persistence.archive.execute(
+        "SELECT turn FROM checkpoint_turns WHERE thread_id = ?", (thread,)
+    )
+    assert [int(t) for (t,) in packs] == [11]
     referenced: set[tuple[str, str]] = set()
     # PostgreSQL's saver keeps plain values in the checkpoint row and stores no empty ones;
     # the SQLite one keeps there every value `inline_value` names and the empty ones
@@ -260,7 +268,11 @@ def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
         config["configurable"]["checkpoint_id"] = row["checkpoint_id"]
         found = saver.get_tuple(config)
         assert found is not None and found.checkpoint["channel_values"]["turn_count"] >= 10
+        assert found.metadata == row["metadata"]
         values = found.checkpoint["channel_values"]
+        assert values["messages"] or row["metadata"]["node"] == "input"
+        if row["checkpoint_id"] not in live:
+            continue
         referenced |= {(ch, str(v)) for ch, v in found.checkpoint["channel_versions"].items()}
         inline |= {
             ch
@@ -276,9 +288,95 @@ def test_pruning_leaves_every_kept_checkpoint_whole(store: Store) -> None:
             "SELECT channel, version FROM checkpoint_blobs WHERE thread_id = ?", (thread,)
         )
     }
-    # every value a kept checkpoint uses, and no other
+    # every value a live checkpoint uses, and no other
     assert stored <= referenced and {ch for ch, _ in referenced - stored} <= inline
     assert "messages" in {ch for ch, _ in stored}
+    chat.persistence.close()
+
+
+def _packs(chat, thread: str) -> list[tuple[int, int | None]]:
+    rows = chat.persistence.archive.execute(
+        "SELECT turn, base_turn FROM checkpoint_turns WHERE thread_id = ? ORDER BY turn",
+        (thread,),
+    )
+    return [(int(t), None if b is None else int(b)) for t, b in rows]
+
+
+def test_finished_turns_are_packed_each_against_the_one_before_and_read_whole(
+    store: Store,
+) -> None:
+    from graph.session.app import config_for
+
+    where = store("packs")
+    chat = _open(where, CHECKPOINT_KEEP_TURNS="4")
+    thread = new_thread(chat)
+    _talk(chat, thread, 10)
+    saver = chat.persistence.saver
+    # turns 7-9 are packed (10 is live): the oldest alone, each other against the one before
+    assert _packs(chat, thread) == [(7, None), (8, 7), (9, 8)]
+    listed = saver.history(thread)
+    assert {c["metadata"]["turn"] for c in listed} == {6, 7, 8, 9, 10}
+    assert [c["metadata"]["turn"] for c in listed].count(6) == 1  # turn 7's base
+    config = config_for(thread, chat.settings)
+    every = {t.checkpoint["id"]: t for t in saver.list(config)}
+    assert list(every) == [c["checkpoint_id"] for c in listed]
+    for row in listed:
+        config["configurable"]["checkpoint_id"] = row["checkpoint_id"]
+        found = saver.get_tuple(config)
+        assert found is not None and found.metadata == row["metadata"]
+        assert found.checkpoint == every[row["checkpoint_id"]].checkpoint
+        assert (found.parent_config or {}).get("configurable", {}).get("checkpoint_id") == (
+            row["parent_id"]
+        )
+        assert found.checkpoint["channel_values"]["turn_count"] in {6, 7, 8, 9, 10}
+    # LangGraph's own reads see the packed checkpoints: the filter, before and limit
+    del config["configurable"]["checkpoint_id"]
+    answers = list(chat.graph.get_state_history(config, filter={"node": "llm_node"}))
+    assert [s.metadata["turn"] for s in answers] == [10, 9, 8, 7, 6]  # 6: turn 7's base
+    assert answers[2].values["messages"][-1].type == "ai"
+    older = list(saver.list(config, before={"configurable": answers[1].config["configurable"]}))
+    assert older and all(
+        t.checkpoint["id"] < answers[1].config["configurable"]["checkpoint_id"] for t in older
+    )
+    assert len(list(saver.list(config, limit=3))) == 3
+    # keeping every turn keeps every pack, each still against the one before
+    chat.persistence.close()
+    chat = _open(where, CHECKPOINT_KEEP_TURNS="0")
+    _talk(chat, thread, 3, start=11)
+    packs = _packs(chat, thread)
+    assert [t for t, _ in packs] == [7, 8, 9, 10, 11, 12]
+    assert [b for _, b in packs] == [None, 7, 8, 9, 10, 11]
+    chat.persistence.close()
+
+
+def test_a_damaged_pack_loses_its_turns_checkpoints_and_nothing_else(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    where = store("damaged")
+    chat = _open(where, CHECKPOINT_KEEP_TURNS="4")
+    thread = new_thread(chat)
+    _talk(chat, thread, 10)
+    with chat.persistence.archive.lock, chat.persistence.archive.conn as conn:
+        conn.execute(
+            "UPDATE checkpoint_turns SET pack = ? WHERE thread_id = ? AND turn = 8",
+            (b"not a pack", thread),
+        )
+    chat.persistence.close()
+    chat = _open(where, CHECKPOINT_KEEP_TURNS="4")
+    # turn 9's pack was made against turn 8's: both are lost, turn 7's is whole
+    listed = checkpoints(chat, thread)
+    assert {c["turn"] for c in listed} == {6, 7, 9, 10}
+    assert [c["turn"] for c in listed].count(9) == 1  # turn 10's base, a live row
+    assert "its pack is damaged" in caplog.text
+    damaged = next(c for c in checkpoints(chat, thread) if c["turn"] == 7)
+    assert fork_thread(chat, thread, damaged["checkpoint_id"])
+    # the conversation is whole, and goes on: the lost packs go; turn 9's checkpoint that
+    # was live (turn 10's base) is packed anew, on its own
+    assert load_thread(chat, thread).turn_count == 10
+    _talk(chat, thread, 1, start=11)
+    assert _packs(chat, thread) == [(9, None), (10, 9)]
+    assert {c["turn"] for c in checkpoints(chat, thread)} == {9, 10, 11}
+    assert [n for n, _ in load_thread(chat, thread).turns] == list(range(1, 12))
     chat.persistence.close()
 
 
@@ -452,3 +550,32 @@ def test_a_fork_after_a_summary_keeps_the_digest_made_there(store: Store) -> Non
         assert held and held <= stored
     finally:
         chat.persistence.close()
+
+
+def test_a_postgresql_writer_vacuums_the_tables_its_turns_churn_off_the_turns_path(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from graph.storage import pg_checkpointer
+
+    monkeypatch.setattr(pg_checkpointer, "VACUUM_EVERY", 2)
+    where = {"DATABASE_URL": pg_url, "CHAT_DB_PATH": str(tmp_path / "unused.sqlite")}
+    chat = _open(where, CHECKPOINT_KEEP_TURNS="3")
+    thread = new_thread(chat)
+    _talk(chat, thread, 6)
+    vacuum = chat.persistence.saver.vacuum
+    deadline = time.monotonic() + 20
+    while vacuum.runs < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert vacuum.runs >= 1
+    with chat.persistence.archive.lock:
+        (vacuums,) = chat.persistence.archive.conn.execute(
+            "SELECT count(*) FROM pg_stat_user_tables WHERE relname = 'checkpoints' "
+            "AND last_vacuum IS NOT NULL"
+        ).fetchone()
+    assert vacuums == 1
+    # the thread goes with the app, and the conversation is as it was
+    chat.persistence.close()
+    assert vacuum._thread is not None and not vacuum._thread.is_alive()
+    chat = _open(where, CHECKPOINT_KEEP_TURNS="3")
+    assert load_thread(chat, thread).turn_count == 6
+    chat.persistence.close()

@@ -12,7 +12,7 @@ from graph.memory.recall import recall
 from graph.session import load_thread, open_app, run_turn, threads
 from graph.settings import load_settings
 from graph.storage.archive import load_archived_turns, load_summary_meta
-from graph.storage.persistence import StorageError
+from graph.storage.persistence import PAGE_SIZE, StorageError
 from graph.storage.recall_index import document_terms, read_postings
 from graph.storage.schema import CHURN_VACUUM_THRESHOLD, SCHEMA_VERSION, schema_version
 from tests.postgres import PostgresServer
@@ -33,6 +33,7 @@ def test_an_older_file_upgrades_in_place_and_keeps_every_thread(
     shutil.copy(FIXTURES / f"schema-v{version}.sqlite", db)
     conn = sqlite3.connect(db)
     assert schema_version(conn) == version
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
     before = conn.execute(
         "SELECT thread_id, turn, messages FROM archive_turns WHERE messages IS NOT NULL"
     ).fetchall()
@@ -86,6 +87,11 @@ def test_an_older_file_upgrades_in_place_and_keeps_every_thread(
     assert schema_version(conn) == SCHEMA_VERSION
     after = conn.execute("SELECT thread_id, turn, messages FROM archive_turns").fetchall()
     assert set(before) <= set(after)
+    # v9: a rowid table (a turn waiting for its block no longer spills into a page of its
+    # own); the file keeps the page size it was made with
+    (ddl,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'archive_turns'").fetchone()
+    assert "WITHOUT ROWID" not in ddl.upper()
+    assert conn.execute("PRAGMA page_size").fetchone()[0] == page_size
     conn.close()
     # opening again changes nothing
     app = _open(db)
@@ -102,6 +108,15 @@ def test_a_file_from_a_newer_version_is_refused_with_a_clear_message(tmp_path: P
     conn.close()
     with pytest.raises(StorageError, match=f"schema version {SCHEMA_VERSION + 1}, newer than"):
         _open(db)
+
+
+def test_a_new_file_is_made_of_small_pages(tmp_path: Path) -> None:
+    # about thirty tables and indexes, many holding a row or none: each takes a page
+    db = tmp_path / "new.sqlite"
+    _open(db).persistence.close()
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA page_size").fetchone()[0] == PAGE_SIZE == 1024
+    conn.close()
 
 
 def test_the_fixture_of_the_current_version_exists() -> None:
