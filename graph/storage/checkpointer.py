@@ -162,8 +162,6 @@ class CheckpointRow(NamedTuple):
     checkpoint_id: str
     turn: int
     parent: str | None
-    arrival: bool
-    """Saved as a message arrived (LangGraph's `input` checkpoint)."""
 
 
 class ChatMetadata:
@@ -279,24 +277,6 @@ class ChatMetadata:
         return f"{number + 1:08d}"
 
 
-def prune_plan(rows: Sequence[CheckpointRow], keep_turns: int) -> tuple[str, str] | None:
-    """(oldest checkpoint to keep, newest checkpoint) for keeping `keep_turns` turns.
-
-    `keep_turns` 0 keeps all (the oldest is kept). The checkpoint before the oldest kept
-    arrival is kept too, so a fork from that arrival starts where it should.
-    """
-    if not rows:
-        return None
-    newest_turn = max(r.turn for r in rows)
-    cutoff_turn = newest_turn - keep_turns + 1 if keep_turns > 0 else 0
-    kept = [r for r in rows if r.turn >= cutoff_turn]
-    oldest = min(kept) if kept else max(rows)
-    if oldest.arrival and oldest.parent:
-        # a fork from the oldest kept arrival starts from the checkpoint before it
-        oldest = next((r for r in rows if r.checkpoint_id == oldest.parent), oldest)
-    return oldest.checkpoint_id, max(rows).checkpoint_id
-
-
 def checkpoint_row(checkpoint_id: Any, metadata: Mapping[str, Any], parent: Any) -> CheckpointRow:
     """A checkpoint as pruning sees it; an unknown turn counts as 0."""
     turn = metadata.get("turn")
@@ -304,8 +284,44 @@ def checkpoint_row(checkpoint_id: Any, metadata: Mapping[str, Any], parent: Any)
         str(checkpoint_id),
         int(turn) if isinstance(turn, int) else 0,
         str(parent) if parent else None,
-        metadata.get("source") == "input",
     )
+
+
+def _stored_apart(checkpoint: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """A checkpoint row's own values, and the (channel -> version) of those stored apart.
+
+    Version 6 on: the small values in the row and the names of the empty channels, the
+    others as blobs; before version 4 every value is in the row; versions 4 and 5 store
+    every value (or its absence) as a blob.
+    """
+    values = dict(checkpoint["channel_values"])
+    if EMPTY in values:
+        empty = set(values.pop(EMPTY))
+    elif values:
+        return values, {}
+    else:
+        empty = set()
+    wanted = {
+        ch: str(v)
+        for ch, v in checkpoint["channel_versions"].items()
+        if ch not in values and ch not in empty
+    }
+    return values, wanted
+
+
+def _blob_rows(
+    cur: sqlite3.Cursor, thread_id: str, ns: str, keys: Sequence[tuple[str, str]]
+) -> builtins.list[tuple[str, str, str, bytes]]:
+    """(channel, version, type, blob) of the `keys` stored in `checkpoint_blobs`."""
+    found: builtins.list[tuple[str, str, str, bytes]] = []
+    for start in range(0, len(keys), 200):
+        chunk = keys[start : start + 200]
+        found += cur.execute(
+            "SELECT channel, version, type, blob FROM checkpoint_blobs WHERE thread_id = ? AND "
+            f"checkpoint_ns = ? AND (channel, version) IN ({_pairs(len(chunk))})",
+            (thread_id, ns, *(x for pair in chunk for x in pair)),
+        ).fetchall()
+    return found
 
 
 class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
@@ -386,13 +402,7 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
         cur: sqlite3.Cursor, thread_id: str, ns: str, channels: Mapping[str, str]
     ) -> dict[str, str]:
         keys = list(channels.items())
-        stored = set(
-            cur.execute(
-                "SELECT channel, version FROM checkpoint_blobs WHERE thread_id = ? AND "
-                f"checkpoint_ns = ? AND (channel, version) IN ({_pairs(len(keys))})",
-                (thread_id, ns, *(x for pair in keys for x in pair)),
-            ).fetchall()
-        )
+        stored = {(ch, v) for ch, v, *_ in _blob_rows(cur, thread_id, ns, keys)}
         return {ch: v for ch, v in keys if (ch, v) not in stored}
 
     def _versions_seen(self, thread_id: str, checkpoint_id: str) -> dict[str, Any]:
@@ -404,10 +414,7 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
                 (thread_id, checkpoint_id),
             ).fetchone()
         if row is None:
-            found = self.get_tuple(
-                {"configurable": {"thread_id": thread_id, "checkpoint_id": checkpoint_id}}
-            )
-            return dict(found.checkpoint.get("versions_seen", {})) if found else {}
+            return self._packed_versions_seen(thread_id, checkpoint_id)
         return dict(self.serde.loads_typed((row[0], row[1])).get("versions_seen", {}))
 
     def _live_history(self, thread_id: str) -> builtins.list[dict[str, Any]]:
@@ -492,31 +499,23 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
         wanted: set[tuple[str, str]] = set()
         for checkpoint_id, parent, type_, blob, metadata in rows:
             checkpoint = self.serde.loads_typed((type_, blob))
-            values = dict(checkpoint["channel_values"])
-            empty = set(values.pop(EMPTY, ()))
-            checkpoint = {**checkpoint, "channel_values": values}
-            checkpoints[checkpoint_id] = (checkpoint, metadata, parent)
-            wanted |= {
-                (ch, str(v))
-                for ch, v in checkpoint["channel_versions"].items()
-                if ch not in values and ch not in empty
-            }
-        stored: dict[tuple[str, str], Any] = {}
-        keys = sorted(wanted)
+            values, keys = _stored_apart(checkpoint)
+            checkpoints[checkpoint_id] = (
+                {**checkpoint, "channel_values": values},
+                metadata,
+                parent,
+            )
+            wanted.update(keys.items())
         with self.cursor(transaction=False) as cur:
-            for start in range(0, len(keys), 200):
-                chunk = keys[start : start + 200]
-                for channel, version, type_, blob in cur.execute(
-                    "SELECT channel, version, type, blob FROM checkpoint_blobs WHERE thread_id = ? "
-                    f"AND checkpoint_ns = '' AND (channel, version) IN ({_pairs(len(chunk))})",
-                    (thread_id, *(x for pair in chunk for x in pair)),
-                ):
-                    if type_ != "empty":
-                        stored[channel, version] = (
-                            Serialized(type_[: -len(_Z)], inflate(blob))
-                            if type_.endswith(_Z)
-                            else Serialized(type_, bytes(blob))
-                        )
+            stored = {
+                (channel, version): (
+                    Serialized(type_[: -len(_Z)], inflate(blob))
+                    if type_.endswith(_Z)
+                    else Serialized(type_, bytes(blob))
+                )
+                for channel, version, type_, blob in _blob_rows(cur, thread_id, "", sorted(wanted))
+                if type_ != "empty"
+            }
         out = {}
         for checkpoint_id, (checkpoint, metadata, parent) in checkpoints.items():
             values = checkpoint["channel_values"]
@@ -545,35 +544,20 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
 
     def _filled(self, found: CheckpointTuple) -> CheckpointTuple | None:
         checkpoint = found.checkpoint
-        values = dict(checkpoint["channel_values"])
-        if EMPTY in values:  # version 6: small values in the row, the others as blobs
-            empty = set(values.pop(EMPTY))
-        elif values:
-            return found  # written before version 4: the values are in the row
-        else:  # versions 4 and 5: every value (or its absence) as a blob
-            empty = set()
-        wanted = {
-            ch: str(v)
-            for ch, v in checkpoint["channel_versions"].items()
-            if ch not in values and ch not in empty
-        }
+        values, wanted = _stored_apart(checkpoint)
         if not wanted:
             return found._replace(checkpoint={**checkpoint, "channel_values": values})
         configurable = found.config["configurable"]
-        keys = builtins.list(wanted.items())
         with self.cursor(transaction=False) as cur:
-            rows = cur.execute(
-                "SELECT channel, type, blob FROM checkpoint_blobs WHERE thread_id = ? AND "
-                f"checkpoint_ns = ? AND (channel, version) IN ({_pairs(len(keys))})",
-                (
-                    str(configurable["thread_id"]),
-                    str(configurable.get("checkpoint_ns", "")),
-                    *(x for pair in keys for x in pair),
-                ),
-            ).fetchall()
-        if len(rows) < len(keys):
+            rows = _blob_rows(
+                cur,
+                str(configurable["thread_id"]),
+                str(configurable.get("checkpoint_ns", "")),
+                builtins.list(wanted.items()),
+            )
+        if len(rows) < len(wanted):
             return None  # some of its values were pruned after its row was read
-        for channel, type_, blob in rows:
+        for channel, _, type_, blob in rows:
             if type_ != "empty":
                 values[channel] = self.serde.loads_typed((type_, blob))
         return found._replace(checkpoint={**checkpoint, "channel_values": values})

@@ -307,6 +307,11 @@ class HistoryPacks:
     def _transaction_sql(self) -> AbstractContextManager[Execute]:
         raise NotImplementedError
 
+    def _packed_versions_seen(self, thread_id: str, checkpoint_id: str) -> dict[str, Any]:
+        """The versions_seen of a checkpoint that has no live row (read from its pack)."""
+        found = self.get_tuple(checkpoint_config(thread_id, "", checkpoint_id))
+        return dict(found.checkpoint.get("versions_seen", {})) if found else {}
+
     # the packs
     def _init_packs(self) -> None:
         self._last_raw = {}

@@ -126,6 +126,7 @@ class Vacuum:
 
     def _run(self) -> None:
         conn: Connection[Any] | None = None
+        options = ""
         while True:
             self._wake.wait()
             self._wake.clear()
@@ -136,10 +137,10 @@ class Vacuum:
                     conn = Connection.connect(
                         self.url, autocommit=True, connect_timeout=self.timeout_s
                     )
+                    row = conn.execute("SELECT current_setting('server_version_num')").fetchone()
+                    modern = row is not None and int(row[0]) >= 120000
+                    options = "(SKIP_LOCKED) " if modern else ""
                 tables = VACUUMED + (ARCHIVE_VACUUMED if self.runs % ARCHIVE_EVERY == 0 else ())
-                row = conn.execute("SELECT current_setting('server_version_num')").fetchone()
-                modern = row is not None and int(row[0]) >= 120000
-                options = "(SKIP_LOCKED) " if modern else ""
                 conn.execute(f"VACUUM {options}{', '.join(tables)}")
                 self.runs += 1
             except Error as exc:  # the next request tries again, on a new connection
@@ -222,10 +223,7 @@ class PgChatSaver(HistoryPacks, ChatMetadata, PostgresSaver):
             )
             row = cur.fetchone()
         if row is None:
-            found = self.get_tuple(
-                {"configurable": {"thread_id": thread_id, "checkpoint_id": checkpoint_id}}
-            )
-            return dict(found.checkpoint.get("versions_seen", {})) if found else {}
+            return self._packed_versions_seen(thread_id, checkpoint_id)
         return dict(row["seen"] or {})
 
     def _live_get(self, config: RunnableConfig) -> CheckpointTuple | None:
