@@ -326,17 +326,15 @@ def _settle_head(app: ChatApp, thread_id: str) -> None:
     it. A pause for approval, a failure or an answer to a pause is left as it is.
     """
     saver = app.persistence.saver
-    config = config_for(thread_id, app.settings)
-    head = saver.get_tuple(config)
+    head = saver.head(thread_id)  # no values read: most turns find nothing to put right
     if head is None:
         return
-    writes = head.pending_writes or []
-    finished = bool(writes) and not any(channel in UNSETTLED for _, channel, _ in writes)
+    finished = bool(head.writes) and not any(channel in UNSETTLED for channel in head.writes)
     if finished:
-        app.graph.update_state(config, None, as_node=END)
+        app.graph.update_state(config_for(thread_id, app.settings), None, as_node=END)
         log.warning("thread %s: a step whose process died as it was saved was kept", thread_id)
     elif head.metadata.get("source") == "input":
-        saver.delete_checkpoint(thread_id, head.config["configurable"]["checkpoint_id"])
+        saver.delete_checkpoint(thread_id, head.checkpoint_id)
         log.warning("thread %s: a message whose process died as it arrived was dropped", thread_id)
 
 

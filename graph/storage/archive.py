@@ -48,6 +48,10 @@ class Archive:
         not change (this process's rewrites and deletions drop them here)."""
         self.recent_generation = 0
         """Bumped by each such drop: a read that began before one keeps nothing."""
+        self.recent_blocks: OrderedDict[tuple[str, int], dict[int, Any]] = OrderedDict()
+        """Packed blocks read lately for recall, (thread, first turn) -> turn -> packed
+        messages: recall's candidates are spread over the thread, and a block is inflated
+        and parsed whole to read one turn of it. Dropped with their turns as above."""
         with self.lock:
             self.upgraded_from = upgrade(conn)
             """Schema version the file had when opened (0: new, SCHEMA_VERSION: current)."""
@@ -140,6 +144,8 @@ def archive_turns(
 
 RECENT_TURNS = 1024
 """Unpacked archived turns an archive keeps for recall (a few MB at most)."""
+RECENT_BLOCKS = 64
+"""Packed blocks (30 turns each, parsed, not unpacked) an archive keeps for recall."""
 
 
 def load_archived_turns(
@@ -165,7 +171,10 @@ def load_archived_turns(
     if not wanted:
         return out
     with archive.lock, archive.conn:
-        found = blocks.read_turns(archive.conn, thread_id, wanted)
+        kept = archive.recent_blocks if cached else None
+        found = blocks.read_turns(archive.conn, thread_id, wanted, kept)
+        while len(archive.recent_blocks) > RECENT_BLOCKS:
+            archive.recent_blocks.popitem(last=False)
     for turn, packed in found.items():
         out[turn] = [unpack_message(m) for m in packed]
         if cached:
@@ -190,9 +199,12 @@ def _forget(archive: Archive, thread_id: str, turns: Sequence[int] | None = None
     if turns is None:
         for key in [k for k in archive.recent if k[0] == thread_id]:
             del archive.recent[key]
+        for key in [k for k in archive.recent_blocks if k[0] == thread_id]:
+            del archive.recent_blocks[key]
     else:
         for turn in turns:
             archive.recent.pop((thread_id, turn), None)
+            archive.recent_blocks.pop((thread_id, blocks.block_start(turn)), None)
 
 
 def load_archived(

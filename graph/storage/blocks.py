@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -404,8 +405,17 @@ def seal_archived(conn: Connection) -> int:
 # --- reading ---------------------------------------------------------------------------
 
 
-def read_turns(conn: Connection, thread_id: str, turns: Sequence[int]) -> dict[int, Any]:
-    """The packed messages (`pack_message` dicts) of the archived `turns` that exist."""
+def read_turns(
+    conn: Connection,
+    thread_id: str,
+    turns: Sequence[int],
+    cache: OrderedDict[tuple[str, int], dict[int, Any]] | None = None,
+) -> dict[int, Any]:
+    """The packed messages (`pack_message` dicts) of the archived `turns` that exist.
+
+    With `cache`, (thread, first turn) -> a block's turns: blocks found there are not read,
+    and blocks read go there, as most recently used (the caller bounds it).
+    """
     out: dict[int, Any] = {}
     wanted = sorted(set(turns))
     for i in range(0, len(wanted), 500):
@@ -417,8 +427,20 @@ def read_turns(conn: Connection, thread_id: str, turns: Sequence[int]) -> dict[i
         ).fetchall()
         out.update((int(turn), unpack_json(packed)) for turn, packed in rows)
     rest = [t for t in wanted if t not in out]
-    for block in _read(conn, thread_id, sorted({block_start(t) for t in rest}), "t").values():
-        out.update((t, block.turns[t]) for t in rest if t in block.turns)
+    starts = sorted({block_start(t) for t in rest})
+    known: dict[int, dict[int, Any]] = {}
+    if cache is not None:
+        for start in starts:
+            if (thread_id, start) in cache:
+                known[start] = cache[thread_id, start]
+                cache.move_to_end((thread_id, start))
+    fresh = _read(conn, thread_id, [s for s in starts if s not in known], "t")
+    for start, block in fresh.items():
+        known[start] = block.turns
+        if cache is not None:
+            cache[thread_id, start] = block.turns
+    for held in known.values():
+        out.update((t, held[t]) for t in rest if t in held)
     return out
 
 

@@ -264,6 +264,15 @@ def _matches(metadata: Any, wanted: dict[str, Any] | None) -> bool:
     return not wanted or all(dict(metadata or {}).get(k) == v for k, v in wanted.items())
 
 
+class Head(NamedTuple):
+    """A thread's newest checkpoint as a turn's start looks at it: no channel values."""
+
+    checkpoint_id: str
+    metadata: dict[str, Any]
+    writes: builtins.list[str]
+    """The channels of its pending writes."""
+
+
 class HistoryPacks:
     """Packing, reading and dropping a thread's finished turns; the savers give the rest."""
 
@@ -418,6 +427,28 @@ class HistoryPacks:
                     },
                 )
         return sorted(rows.values(), key=lambda r: str(r["checkpoint_id"]), reverse=True)
+
+    def head(self, thread_id: str) -> Head | None:
+        """The thread's newest checkpoint: its id, metadata and pending writes' channels.
+
+        Two small queries, no value read: a turn's start only asks what the last process
+        left there (`graph.session.turns`).
+        """
+        rows = self._read(
+            "SELECT checkpoint_id, metadata FROM checkpoints WHERE thread_id = ? "
+            "AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1",
+            (thread_id,),
+        )
+        if not rows:
+            return None
+        checkpoint_id, metadata = rows[0]
+        writes = self._read(
+            f"SELECT channel FROM {self.WRITES} WHERE thread_id = ? AND checkpoint_ns = '' "
+            "AND checkpoint_id = ?",
+            (thread_id, checkpoint_id),
+        )
+        loaded = json.loads(metadata) if isinstance(metadata, (str, bytes)) else metadata
+        return Head(str(checkpoint_id), dict(loaded or {}), [str(r[0]) for r in writes])
 
     # packing and pruning
     def prune_turns(self, thread_id: str, keep_turns: int) -> int:

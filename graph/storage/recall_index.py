@@ -16,8 +16,10 @@ because the same tables work unchanged on PostgreSQL.
 from __future__ import annotations
 
 import sys
+import threading
 import zlib
 from array import array
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -329,6 +331,58 @@ def newest(blob: bytes, limit: int) -> tuple[int, list[int]]:
     return count, np.concatenate(parts)[:limit].tolist()
 
 
+DECODED = 1024
+"""Long postings lists (SEGMENTS) whose newest turns a process keeps decoded (some 10 KB
+each at most)."""
+
+
+class _Decoded(NamedTuple):
+    blob: bytes
+    result: tuple[int, list[int]]
+    """`newest(blob, MAX_POSTINGS)`."""
+    sealed: tuple[_Segment, ...]
+    older: list[int]
+    """The newest MAX_POSTINGS turns of the `sealed` segments, newest first."""
+
+
+_decoded: OrderedDict[tuple[int, str], _Decoded] = OrderedDict()
+"""(thread key, term) -> its list as last decoded here. A long thread's common terms come
+up in most messages; archiving a turn only appends to a list's last segment, which is not
+sealed, so only that one is decoded again. Checked against the list read, so a stale entry
+is never used (nor one of another database with the same key)."""
+_decoded_lock = threading.Lock()
+
+
+def _newest_of(key: int, term: str, blob: bytes) -> tuple[int, list[int]]:
+    """`newest(blob, MAX_POSTINGS)`, long lists remembered (`_decoded`)."""
+    if blob[:1] != SEGMENTS:
+        return newest(blob, MAX_POSTINGS)
+    with _decoded_lock:
+        known = _decoded.get((key, term))
+        if known is not None:
+            _decoded.move_to_end((key, term))
+    if known is not None and known.blob == blob:
+        return known.result
+    count, end, segments = _parse(blob)
+    tail = segments[-1] if segments and not segments[-1].sealed else None
+    sealed = tuple(segments[:-1] if tail is not None else segments)
+    recent: list[int] = []
+    if tail is not None:  # the last segment's turns, newest first, down from `end`
+        for gap in reversed(_decode(tail.raw())):
+            recent.append(end)
+            end -= gap
+    if known is not None and known.sealed == sealed:
+        older = known.older
+    else:
+        older = newest(_build(count, end, sealed), MAX_POSTINGS)[1] if sealed else []
+    result = (count, (recent + older)[:MAX_POSTINGS])
+    with _decoded_lock:
+        _decoded[key, term] = _Decoded(blob, result, sealed, older)
+        if len(_decoded) > DECODED:
+            _decoded.popitem(last=False)
+    return result
+
+
 def _read_blobs(conn: Connection, key: int, terms: Sequence[str]) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     for start in range(0, len(terms), 500):
@@ -368,7 +422,8 @@ class Postings:
     avg_length: float = 0.0
     """Average number of terms per indexed turn."""
     turns: dict[str, list[int]] = field(default_factory=dict)
-    """Term -> the newest (at most MAX_POSTINGS) turns containing it, newest first."""
+    """Term -> the newest (at most MAX_POSTINGS) turns containing it, newest first (lists
+    shared with a cache: not to be changed)."""
     counts: dict[str, int] = field(default_factory=dict)
     """Term -> how many turns contain it (0 for a term the thread never used)."""
     key: int = 0
@@ -387,7 +442,7 @@ def read_postings(conn: Connection, thread_id: str, terms: Sequence[str]) -> Pos
     blobs = _read_blobs(conn, key, list(terms))
     for term in terms:
         blob = blobs.get(term)
-        count, turns = newest(blob, MAX_POSTINGS) if blob else (0, [])
+        count, turns = _newest_of(key, term, blob) if blob else (0, [])
         out.counts[term] = count
         out.turns[term] = turns
     return out

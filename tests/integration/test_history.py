@@ -408,6 +408,11 @@ def test_a_message_whose_process_died_as_it_arrived_leaves_the_thread_as_before(
     )
     if applied:  # the step ran, its writes were saved, its checkpoint was not
         saver.put_writes(saved, list(payload.items()), "task-start")
+    # what a turn's start looks at, without reading a value
+    head_now = saver.head(thread)
+    assert head_now is not None and head_now.checkpoint_id == checkpoint["id"]
+    assert head_now.metadata["source"] == "input"
+    assert sorted(head_now.writes) == (["messages", "turn_count"] if applied else [])
     view = load_thread(app, thread)
     assert view.turn_count == 2 and not view.retryable and not view.resumable
     assert [n for n, _ in view.turns] == [1, 2]

@@ -370,6 +370,81 @@ def test_recall_postings_appended_batch_by_batch_read_as_packed_at_once() -> Non
     assert unpack(append(old, [8])) == [3, 7, 8]
 
 
+def test_decoded_postings_remembered_per_term_match_a_fresh_decode() -> None:
+    """A long list's newest turns, remembered between queries (`_newest_of`), are the
+    same as decoding the list afresh: after appends to its open segment, after a segment
+    is sealed, after an older turn is merged (the list packed again), and for another
+    list under the same key (another database)."""
+    import random
+
+    from graph.storage.recall_index import MAX_POSTINGS, _decoded, _newest_of, append, newest
+
+    rng = random.Random(11)
+    blob: bytes | None = None
+    turns: list[int] = []
+    checked = remembered = 0
+    for turn in range(1, 4000):
+        if rng.random() < 0.5:
+            continue
+        if turn == 2500:  # an older turn arrives late: the list is packed again
+            blob, turns = append(blob, [turns[-1] - 1]), sorted({*turns, turns[-1] - 1})
+        blob = append(blob, [turn])
+        turns.append(turn)
+        if len(turns) % 3 == 0:  # queried every few turns, as recall does
+            before = _decoded.get((7, "term"))
+            got = _newest_of(7, "term", blob)
+            assert got == newest(blob, MAX_POSTINGS) == (len(turns), turns[::-1][:MAX_POSTINGS])
+            assert _newest_of(7, "term", blob) == got  # the same list again: remembered
+            checked += 1
+            remembered += before is not None
+    assert checked > 300 and remembered > 300
+    other = append(None, list(range(5, 900, 2)))
+    assert _newest_of(7, "term", other) == newest(other, MAX_POSTINGS)
+
+
+def test_recall_reads_each_packed_block_once_and_not_after_its_turns_change(
+    tmp_path: Path,
+) -> None:
+    """Archived turns in a packed block are read for recall from the block kept in
+    memory; writing one of its turns again drops the block."""
+    from graph.storage import archive as archive_module
+    from graph.storage import blocks
+    from graph.storage.archive import archive_turns, load_archived_turns
+
+    app = _app(tmp_path / "blocks.sqlite")
+    try:
+        archive = app.persistence.archive
+        thread = new_thread(app)
+        turns = [[HumanMessage(f"question {i}"), AIMessage(f"answer {i}")] for i in range(1, 61)]
+        archive_turns(archive, thread, 1, turns)
+        reads: list[int] = []
+        real_read = blocks._read
+
+        def counted(conn, thread_id, starts, parts="cfstx"):  # type: ignore[no-untyped-def]
+            reads.extend(starts)
+            return real_read(conn, thread_id, starts, parts)
+
+        blocks._read = counted  # type: ignore[assignment]
+        try:
+            found = load_archived_turns(archive, thread, [2, 40], cached=True)
+            archive.recent.clear()  # the unpacked turns aside: the blocks alone
+            again = load_archived_turns(archive, thread, [3, 41, 2], cached=True)
+            assert sorted(reads) == [1, 31]  # each block read once
+            assert found[2][1].content == again[2][1].content == "answer 2"
+            assert again[41][0].content == "question 41"
+            archive_turns(archive, thread, 41, [[HumanMessage("question 41, again")]])
+            archive.recent.clear()
+            reads.clear()
+            changed = load_archived_turns(archive, thread, [41, 2], cached=True)
+            assert changed[41][0].content == "question 41, again"
+            assert reads == [31]  # the changed block read again, the other one kept
+            assert len(archive.recent_blocks) <= archive_module.RECENT_BLOCKS
+        finally:
+            blocks._read = real_read  # type: ignore[assignment]
+    finally:
+        app.persistence.close()
+
+
 def test_the_index_marks_the_turns_that_state_a_kind_of_value(tmp_path: Path) -> None:
     from graph.storage.recall_index import KIND, document_terms, turns_with
 
