@@ -34,7 +34,9 @@ turns at its next turn. A packed block also holds its turns' context statistics,
 their `archive_turns` rows go (version 8 would find no statistics for them); blocks
 packed before keep theirs in rows. On SQLite `archive_turns` becomes a rowid table
 (rows longer than a quarter of a page no longer spill into pages of their own), and new
-files use 1 KiB pages (`graph.storage.persistence.PAGE_SIZE`). A
+files use 1 KiB pages (`graph.storage.persistence.PAGE_SIZE`). Version 10 compresses
+checkpoint values with zstd and the same preset dictionary (`graph.storage.zdict`), which
+version 9 cannot read; values written before stay as they are. A
 PostgreSQL database starts at the current version (none was written before 5). A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
@@ -52,7 +54,7 @@ from graph.storage.history_packs import PACKS_TABLE
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """The version this code writes."""
 
 V1 = """
@@ -290,6 +292,7 @@ UPGRADES: dict[int, tuple[str, Callable[[Connection, int], None] | None]] = {
     7: ("", _vacuum_churn),
     8: (BLOCKS_TABLE, _pack_blocks),
     9: (PACKS_TABLE, _version_9),
+    10: ("", None),
 }
 """Version -> (tables it adds, data it fills in given the version the file had), in order."""
 

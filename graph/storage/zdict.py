@@ -12,11 +12,19 @@ A stream made with a dictionary says so in its header and names it by its Adler-
 (RFC 1950), so reading needs no flag of its own and values written before stay readable.
 A dictionary, once written with, must never change: a new one gets a new entry in
 `DICTIONARIES` and the old ones stay.
+
+Checkpoint values, written and read several times a turn, use zstd with the same words
+(`zcompress`, schema 10): about the size of zlib's best in a fifth of the time, and read
+in a quarter. A zstd frame does not name the dictionary; its writer marks it (the
+checkpoint saver's type suffix) and it is always `ZDICT`.
 """
 
 from __future__ import annotations
 
+import threading
 import zlib
+
+import zstandard
 
 _WORDS_1 = (
     # the archive's and summaries' JSON
@@ -85,3 +93,33 @@ def inflate(stream: bytes) -> bytes:
     if not unpacker.eof:  # as zlib.decompress: a cut stream is an error, not a shorter value
         raise zlib.error("incomplete or truncated stream")
     return raw
+
+
+_zstd = threading.local()
+"""Per thread: a zstd compressor and decompressor with the dictionary (loading it is most of
+the cost of compressing a small value, and neither may be shared between threads)."""
+
+
+def _codecs() -> tuple[zstandard.ZstdCompressor, zstandard.ZstdDecompressor]:
+    codecs = getattr(_zstd, "codecs", None)
+    if codecs is None:
+        words = zstandard.ZstdCompressionDict(ZDICT, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
+        codecs = _zstd.codecs = (
+            zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=words, write_dict_id=False),
+            zstandard.ZstdDecompressor(dict_data=words),
+        )
+    return codecs
+
+
+ZSTD_LEVEL = 3
+"""zstd's level for stored values: within a tenth of zlib's best size at a fifth of its time."""
+
+
+def zcompress(raw: bytes) -> bytes:
+    """`raw` as a zstd frame with the preset dictionary."""
+    return _codecs()[0].compress(raw)
+
+
+def zdecompress(frame: bytes) -> bytes:
+    """A frame of `zcompress`."""
+    return _codecs()[1].decompress(frame)

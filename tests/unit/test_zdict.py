@@ -6,6 +6,7 @@ import json
 import zlib
 
 import pytest
+import zstandard
 
 from graph.storage.archive import pack_json, unpack_json
 from graph.storage.checkpointer import CompressedSerializer
@@ -61,11 +62,17 @@ def test_checkpoint_values_round_trip_through_the_serializer() -> None:
     serde = CompressedSerializer()
     value = [HumanMessage("회의는 3시에 있어요.", id="1"), AIMessage("알겠습니다.", id="2")]
     type_, data = serde.dumps_typed(value)
-    assert type_.endswith("+z")
+    assert type_.endswith("+zs")  # zstd with the dictionary (version 10)
     assert serde.loads_typed((type_, data)) == value
-    # a value compressed by version 5 (zlib alone) still loads
     inner_type, raw = serde.inner.dumps_typed(value)
+    assert len(data) < len(zlib.compress(raw, 9))
+    # values compressed by version 9 (zlib with the dictionary) and 5 (zlib alone) still load
+    assert serde.loads_typed((inner_type + "+z", deflate(raw))) == value
     assert serde.loads_typed((inner_type + "+z", zlib.compress(raw))) == value
+    # a tiny value is kept as it is
+    assert serde.dumps_typed("ok") == serde.inner.dumps_typed("ok")
+    with pytest.raises(zstandard.ZstdError):
+        serde.loads_typed((type_, data[:-4]))
 
 
 def test_the_dictionary_values_are_written_with_does_not_change_unnoticed() -> None:
