@@ -12,7 +12,8 @@ graph ms per turn at turns 10-20 vs the last eleven (target: within 1.2x). With
 the project's tables during the replay (target: at most 4x). Each turn's time
 is its median over three replays of the same transcript, and, to cancel the machine's
 drift during a long replay, also measured with a short and a long thread run alternately
-(see bench/timing.py).
+(see bench/timing.py: the short thread says what the long one never did, so neither
+finds its messages analyzed before; the issue's figure).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ those.
 
 from __future__ import annotations
 
+import random
 import statistics
 import time
 from collections.abc import Sequence
@@ -54,6 +55,10 @@ def describe_timing(
     )
 
 
+OTHER_SEED = 8
+"""Seed of the transcript the short thread of `interleaved` says (bench.transcripts' is 7)."""
+
+
 def interleaved(
     turns: Sequence[dict[str, str]],
     rate: float,
@@ -61,6 +66,7 @@ def interleaved(
     strategy: str = "three_turn",
     runs: int = 3,
     same_messages: bool = False,
+    other: Sequence[dict[str, str]] | None = None,
     **env: str,
 ) -> tuple[float, float]:
     """Median graph ms of turns 10-20 and of the last 11 turns, measured side by side.
@@ -68,14 +74,24 @@ def interleaved(
     Two threads share one database: one is replayed to turn 9 and the other to the turn
     before the last window; then their turns are run alternately (10 and 290, 11 and 291,
     ...), so both windows see the same machine, cache and database state, and drift of the
-    machine during a long replay cancels out. With `same_messages`, the late window sends
-    the early window's messages (turns 10-20 again), so what differs is only the thread's
-    length, not what is asked. `env` holds further settings.
+    machine during a long replay cancels out. The short thread says what the long one never
+    did (`other`, by default the same kind of transcript drawn with another seed): had it
+    sent turns 1-20 of `turns`, which the long thread sent on its way, their analysis would
+    be remembered (`graph.memory.recall`'s caches) and the early window alone would skip it.
+    With `same_messages`, the late window sends the early window's messages (the same
+    ones again), so what differs is only the thread's length, not what is asked. Which
+    window goes first at each step is drawn (seeded), so neither is always the one that
+    finds a message analyzed or a vacuum of every fourth turn running. `env` holds
+    further settings.
     """
     n = len(turns)
+    if other is None:
+        from bench.transcripts import make_transcript
+
+        other = make_transcript(20, seed=OTHER_SEED)["turns"]
     early, late = [], []
     for run in range(runs):
-        answers = {t["user"]: t["assistant"] for t in turns}
+        answers = {t["user"]: t["assistant"] for t in [*turns, *other]}
         settings = load_settings(
             {"CHAT_DB_PATH": str(db_dir / f"i{run}.sqlite"), "CHAT_PROVIDER": "offline", **env}
         )
@@ -91,13 +107,19 @@ def interleaved(
             for thread in (a, b):
                 set_thread_strategy(app, thread, strategy)
             for number in range(1, 10):
-                _turn(app, a, turns, number)
+                _turn(app, a, other, number)
             for number in range(1, n - 10):
                 _turn(app, b, turns, number)
+            # the late window's messages: its own, or those of the early window
+            said = [*turns[: n - 11], *other[9:20]] if same_messages else list(turns)
+            order = random.Random(run)
             for step in range(11):
-                early.append(_turn(app, a, turns, 10 + step))
-                message = 10 + step if same_messages else n - 10 + step
-                late.append(_turn(app, b, turns, n - 10 + step, message))
+                pair = [(early, a, other, 10 + step), (late, b, said, n - 10 + step)]
+                # which goes first is drawn: the second finds the same message analyzed,
+                # and work done every few turns (PostgreSQL's vacuum) falls on either
+                order.shuffle(pair)
+                for times, thread, messages, number in pair:
+                    times.append(_turn(app, thread, messages, number))
         finally:
             app.persistence.close()
     return statistics.median(early), statistics.median(late)
