@@ -373,7 +373,7 @@ def _newest_of(key: int, term: str, blob: bytes) -> tuple[int, list[int]]:
             end -= gap
     if known is not None and known.sealed == sealed:
         older = known.older
-    else:
+    else:  # the sealed segments alone, as a list ending at `end` (its count is not read)
         older = newest(_build(count, end, sealed), MAX_POSTINGS)[1] if sealed else []
     result = (count, (recent + older)[:MAX_POSTINGS])
     with _decoded_lock:
