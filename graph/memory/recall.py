@@ -40,7 +40,14 @@ from langchain_core.messages import BaseMessage, ToolMessage
 from graph.memory.answer_types import answer_kinds
 from graph.memory.thesaurus import synonyms
 from graph.storage.archive import Archive, load_archived_turns
-from graph.storage.recall_index import KIND, Postings, doc_lengths, read_postings, turns_with
+from graph.storage.recall_index import (
+    KIND,
+    Postings,
+    doc_lengths,
+    holds,
+    read_postings,
+    turns_with,
+)
 from graph.summarizer import cut_words, sentences
 from graph.times import describe_time, turn_time
 from graph.turns import final_answer, user_text
@@ -441,14 +448,14 @@ def recall(archive: Archive, thread_id: str, message: str, budget: int) -> list[
     if not found.items:
         return []
     kinds = answer_kinds(message)
-    stating: dict[str, set[int]] = {}
+    stating: dict[str, list[int]] = {}
     if kinds:  # the turns that state such a value, as the index marks them
         with archive.lock:
             marked = turns_with(archive.conn, thread_id, [KIND + kind for kind in sorted(kinds)])
         stating = {term.removeprefix(KIND): turns for term, turns in marked.items()}
 
     def typed(turn: int) -> frozenset[str]:
-        return frozenset(kind for kind, turns in stating.items() if turn in turns)
+        return frozenset(kind for kind, turns in stating.items() if holds(turns, turn))
 
     ranked = _score(found, typed if kinds else None)
     read = _Reader(archive, thread_id, [s.turn for s in ranked])

@@ -15,6 +15,7 @@ because the same tables work unchanged on PostgreSQL.
 
 from __future__ import annotations
 
+import bisect
 import sys
 import threading
 import zlib
@@ -339,28 +340,30 @@ each at most)."""
 class _Decoded(NamedTuple):
     blob: bytes
     result: tuple[int, list[int]]
-    """`newest(blob, MAX_POSTINGS)`."""
+    """`newest(blob, limit)`."""
     sealed: tuple[_Segment, ...]
     older: list[int]
-    """The newest MAX_POSTINGS turns of the `sealed` segments, newest first."""
+    """The newest `limit` turns of the `sealed` segments, newest first."""
 
 
-_decoded: OrderedDict[tuple[int, str], _Decoded] = OrderedDict()
-"""(thread key, term) -> its list as last decoded here. A long thread's common terms come
+_decoded: OrderedDict[tuple[int, str, int | None], _Decoded] = OrderedDict()
+"""(thread key, term, limit) -> its list as last decoded here. A long thread's common terms come
 up in most messages; archiving a turn only appends to a list's last segment, which is not
 sealed, so only that one is decoded again. Checked against the list read, so a stale entry
 is never used (nor one of another database with the same key)."""
 _decoded_lock = threading.Lock()
 
 
-def _newest_of(key: int, term: str, blob: bytes) -> tuple[int, list[int]]:
-    """`newest(blob, MAX_POSTINGS)`, long lists remembered (`_decoded`)."""
+def _newest_of(
+    key: int, term: str, blob: bytes, limit: int | None = MAX_POSTINGS
+) -> tuple[int, list[int]]:
+    """`newest(blob, limit)` (None: all), long lists remembered (`_decoded`)."""
     if blob[:1] != SEGMENTS:
-        return newest(blob, MAX_POSTINGS)
+        return newest(blob, limit if limit is not None else sys.maxsize)
     with _decoded_lock:
-        known = _decoded.get((key, term))
+        known = _decoded.get((key, term, limit))
         if known is not None:
-            _decoded.move_to_end((key, term))
+            _decoded.move_to_end((key, term, limit))
     if known is not None and known.blob == blob:
         return known.result
     count, end, segments = _parse(blob)
@@ -374,10 +377,11 @@ def _newest_of(key: int, term: str, blob: bytes) -> tuple[int, list[int]]:
     if known is not None and known.sealed == sealed:
         older = known.older
     else:  # the sealed segments alone, as a list ending at `end` (its count is not read)
-        older = newest(_build(count, end, sealed), MAX_POSTINGS)[1] if sealed else []
-    result = (count, (recent + older)[:MAX_POSTINGS])
+        most = limit if limit is not None else count
+        older = newest(_build(count, end, sealed), most)[1] if sealed else []
+    result = (count, (recent + older)[:limit])
     with _decoded_lock:
-        _decoded[key, term] = _Decoded(blob, result, sealed, older)
+        _decoded[key, term, limit] = _Decoded(blob, result, sealed, older)
         if len(_decoded) > DECODED:
             _decoded.popitem(last=False)
     return result
@@ -448,11 +452,24 @@ def read_postings(conn: Connection, thread_id: str, terms: Sequence[str]) -> Pos
     return out
 
 
-def turns_with(conn: Connection, thread_id: str, terms: Sequence[str]) -> dict[str, set[int]]:
-    """Term -> every turn of the thread holding it (not only the newest MAX_POSTINGS)."""
+def turns_with(conn: Connection, thread_id: str, terms: Sequence[str]) -> dict[str, list[int]]:
+    """Term -> every turn of the thread holding it, newest first (not MAX_POSTINGS only).
+
+    The lists are shared with a cache (not to be changed): one that only grew at its open
+    segment since it was last read here is not decoded again.
+    """
     key = thread_key(conn, thread_id)
     blobs = _read_blobs(conn, key, list(terms)) if key is not None else {}
-    return {term: set(unpack(blobs[term])) if term in blobs else set() for term in terms}
+    return {
+        term: _newest_of(int(key or 0), term, blobs[term], None)[1] if term in blobs else []
+        for term in terms
+    }
+
+
+def holds(turns: Sequence[int], turn: int) -> bool:
+    """Whether a list of turns, newest first (`turns_with`), holds `turn`."""
+    at = bisect.bisect_left(turns, -turn, key=lambda t: -t)
+    return at < len(turns) and turns[at] == turn
 
 
 def doc_lengths(conn: Connection, key: int, turns: Sequence[int]) -> dict[int, int]:

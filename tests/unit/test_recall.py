@@ -377,7 +377,14 @@ def test_decoded_postings_remembered_per_term_match_a_fresh_decode() -> None:
     list under the same key (another database)."""
     import random
 
-    from graph.storage.recall_index import MAX_POSTINGS, _decoded, _newest_of, append, newest
+    from graph.storage.recall_index import (
+        MAX_POSTINGS,
+        _decoded,
+        _newest_of,
+        append,
+        holds,
+        newest,
+    )
 
     rng = random.Random(11)
     blob: bytes | None = None
@@ -391,13 +398,17 @@ def test_decoded_postings_remembered_per_term_match_a_fresh_decode() -> None:
         blob = append(blob, [turn])
         turns.append(turn)
         if len(turns) % 3 == 0:  # queried every few turns, as recall does
-            before = _decoded.get((7, "term"))
+            before = _decoded.get((7, "term", MAX_POSTINGS))
             got = _newest_of(7, "term", blob)
             assert got == newest(blob, MAX_POSTINGS) == (len(turns), turns[::-1][:MAX_POSTINGS])
             assert _newest_of(7, "term", blob) == got  # the same list again: remembered
+            everything = _newest_of(7, "term", blob, None)[1]  # all of them (turns_with)
+            assert everything == turns[::-1]
             checked += 1
             remembered += before is not None
     assert checked > 300 and remembered > 300
+    held = set(turns)
+    assert all(holds(everything, t) == (t in held) for t in range(turns[-1] + 2))
     other = append(None, list(range(5, 900, 2)))
     assert _newest_of(7, "term", other) == newest(other, MAX_POSTINGS)
 
@@ -463,6 +474,6 @@ def test_the_index_marks_the_turns_that_state_a_kind_of_value(tmp_path: Path) ->
             run_turn(app, thread, text, turn_count=number, compression_rate=0.3)
         with app.persistence.archive.lock:
             marked = turns_with(app.persistence.archive.conn, thread, [KIND + "date"])
-        assert marked == {KIND + "date": {2}}
+        assert marked == {KIND + "date": [2]}
     finally:
         app.persistence.close()
