@@ -9,11 +9,13 @@ VACUUM) over the transcript's UTF-8 bytes (issue 14's target: at most 2x), and t
 graph ms per turn at turns 10-20 vs the last eleven (target: within 1.2x). With
 `--postgres` (a temporary server from Debian's package, as the tests start it) or
 `--set DATABASE_URL=...`, the bytes are the growth of `pg_total_relation_size` summed over
-the project's tables during the replay (target: at most 4x). Each turn's time
-is its median over three replays of the same transcript, and, to cancel the machine's
-drift during a long replay, also measured with a short and a long thread run alternately
-(see bench/timing.py: the short thread says what the long one never did, so neither
-finds its messages analyzed before; the issue's figure).
+the project's tables during the replay (target: at most 4x); the replays share the
+database, so the second and third say what one more conversation costs once each table
+has its first pages. Each turn's time is its median over three replays of the same
+transcript, and, to cancel the machine's drift during a long replay, also measured with a
+short and a long thread run alternately, in five runs (`--runs`; see bench/timing.py: the
+short thread says what the long one never did, so neither finds its messages analyzed
+before; the issue's figure).
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=300)
     parser.add_argument("--rate", type=float, default=0.3)
     parser.add_argument("--repeats", type=int, default=3, help="replays timed (median per turn)")
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=5,
+        help="runs of each side-by-side measure (the median is over all their turns)",
+    )
     parser.add_argument(
         "--set",
         action="append",
@@ -81,11 +89,22 @@ def _run(args: argparse.Namespace, env: dict[str, str]) -> None:
         f"db/transcript={ratio_db:.2f}x (target <= {target}x) on "
         f"{'PostgreSQL' if on_postgres else 'SQLite'}"
     )
+    if on_postgres and len(reports) > 1:
+        # the replays share one database: the first one's growth includes each table's
+        # first pages (heap, indexes, TOAST, and the free-space and visibility maps its
+        # first vacuum makes), which every later conversation finds there
+        further = ", ".join(
+            f"{r['db_bytes']:,} B ({r['db_bytes'] / r['transcript_bytes']:.2f}x)"
+            for r in reports[1:]
+        )
+        print(f"each further conversation of {n} turns in the same database: {further}")
     with tempfile.TemporaryDirectory() as tmp:
-        early, late = interleaved(turns, args.rate, Path(tmp), **env)
+        early, late = interleaved(turns, args.rate, Path(tmp), runs=args.runs, **env)
     print(describe_timing(reports, early, late, target=1.2))
     with tempfile.TemporaryDirectory() as tmp:
-        same_early, same_late = interleaved(turns, args.rate, Path(tmp), same_messages=True, **env)
+        same_early, same_late = interleaved(
+            turns, args.rate, Path(tmp), runs=args.runs, same_messages=True, **env
+        )
     print(
         f"graph ms/turn, the same messages (those of turns 10-20) sent at turns 10-20 of one "
         f"thread and at turns {len(turns) - 10}-{len(turns)} of another: {same_early:.2f} vs "

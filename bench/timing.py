@@ -42,13 +42,14 @@ def start_end(reports: Sequence[dict[str, Any]]) -> tuple[float, float, list[flo
 def describe_timing(
     reports: Sequence[dict[str, Any]], early: float, late: float, target: float = 1.5
 ) -> str:
-    """Both timing figures of a replay benchmark, each against `target`."""
+    """Both timing figures of a replay benchmark; the side-by-side one against `target`."""
     n = len(reports[0]["per_turn"])
     start, end, single = start_end(reports)
     return (
         f"graph ms/turn, median per turn over {len(reports)} replays: turns 10-20 = "
         f"{start:.2f}, turns {n - 10}-{n} = {end:.2f}, end/start = {end / start:.2f}x "
-        f"(target <= {target}x; single replays: {', '.join(f'{r:.2f}x' for r in single)})\n"
+        f"(single replays: {', '.join(f'{r:.2f}x' for r in single)}; a replay's start and "
+        f"end are minutes apart, so the machine's drift is in this ratio)\n"
         f"graph ms/turn, a short and a long thread run alternately in one database: turns "
         f"10-20 = {early:.2f}, turns {n - 10}-{n} = {late:.2f}, end/start = "
         f"{late / early:.2f}x (target <= {target}x)"
