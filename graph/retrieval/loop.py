@@ -39,9 +39,9 @@ from graph.retrieval.parts import (
     held_together,
     question_parts,
     split_question,
+    typed_share,
     union_confidence,
 )
-from graph.retrieval.value_kinds import asked_kinds, stated_kinds
 
 log = logging.getLogger(__name__)
 
@@ -202,20 +202,10 @@ def typed_confidences(index: DocumentIndex, question: str, passages: Sequence[Hi
     """Each passage's confidence with the question's answer type counted as one of its words.
 
     When the question asks for a kind of value ("언제", "how much", "몇 장": `value_kinds`),
-    that kind weighs like an average of its words, and a passage stating such a value holds
-    it. A question that names no kind keeps the passages' confidences.
+    a passage stating such a value holds it (`typed_share`). A question that names no kind
+    keeps the passages' confidences.
     """
-    kinds = asked_kinds(question)
-    weights, unknown_mass = index.weighted_terms(question)
-    if not kinds or not sum(weights.values()):  # no words, or only small numbers
-        return [p.confidence for p in passages]
-    unit = sum(weights.values()) / len(weights)
-    total = sum(weights.values()) + unknown_mass
-    return [
-        (p.confidence * total + unit * (p.confidence > 0 and bool(stated_kinds(p.text) & kinds)))
-        / (total + unit)
-        for p in passages
-    ]
+    return [typed_share(index, question, p.confidence, p.text) for p in passages]
 
 
 def rank_by_coverage(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> list[int]:

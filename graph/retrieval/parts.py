@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from graph.retrieval import MIN_CONFIDENCE
 from graph.retrieval.index import DocumentIndex, Hit, held_share
+from graph.retrieval.value_kinds import asked_kinds, stated_kinds
 
 COVERED = 0.75
 """Share of the question the top passages must hold together to be sufficient."""
@@ -25,14 +26,19 @@ CONJOINS = re.compile(r"(?<=[가-힣0-9A-Za-z])(랑|와|과|하고)\s")
 """Korean particles that join two nouns ("A랑 B는 얼마야?"): two topics, or one."""
 
 ASKS_TWICE = re.compile(
-    r"(얼마|며칠|몇\s?\w+|언제|어디|뭐|무엇|누구)(이)?(\s+[가-힣]+?)?고\s*,?\s(?!(싶|있|계|나서|말))|"
-    r"\band\s+(?:(?:on|in|at|for|to|by)\s+)?(?=(how|what|when|where|which|who|whom)\b)",
+    r"(얼마|며칠|몇|언제|어디|뭐|무엇|누구)[^\s,.?!]*(\s+[^\s,.?!]+?){0,6}?고\s*,?\s"
+    r"(?!(싶|있|계|나서|말))|"
+    r"\band\s+(?:(?:on|in|at|for|to|by)\s+)?(?=(how|what|when|where|which|who|whom)\b)|"
+    r",\s*and\s+(?=(?:[^\s?]+\s+){0,12}?(how|what|when|where|which|who|whom)\b)",
     re.I,
 )
-"""Where a question asks a second thing outright ("A는 얼마고 B는?", "A는 며칠 생기고, B는
-언제까지야?": a question word, then a word ending in -고; "A, and how much is B?"), if the
-rest has a question word of its own (`QUESTION_WORD`): "몇 번이고 나눠 써도 돼?" asks one
-thing, and so does "-고 싶다 / 있다 / 나서" ("며칠 쓰고 싶은지 언제 말해?")."""
+"""Where a question asks a second thing outright, if the rest has a question word of its
+own (`QUESTION_WORD`): a question word, then within its clause (up to six more words, no
+comma) a word ending in -고 ("A는 얼마고 B는?", "A는 며칠까지 월급 나오고, B는
+언제까지야?", "몇 시간 안에 알려야 하고, ..."); "and" right before a question word ("A,
+and how much is B?"); or ", and" with one later in the clause ("A, and if I lock it, how
+long ...?"). "몇 번이고 나눠 써도 돼?" asks one thing, and so does "-고 싶다 / 있다 / 나서"
+("며칠 쓰고 싶은지 언제 말해?")."""
 
 QUESTION_WORD = re.compile(
     r"얼마|며칠|몇|언제|어디|뭐|무엇|무슨|누구|어느|어떻게|왜|\b(how|what|when|where|which|who|whom|why)\b",
@@ -78,11 +84,35 @@ def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -
     return held_share(weights, unknown_mass, _terms_held(index, question, hits))
 
 
+def typed_share(index: DocumentIndex, question: str, share: float, text: str) -> float:
+    """A passage's share of `question` with the question's answer type counted as one word.
+
+    When the question asks for a kind of value ("언제", "how much", "몇 장": `value_kinds`),
+    that kind weighs like an average of its words, and a passage whose `text` states such a
+    value holds it. A question that names no kind keeps `share`.
+    """
+    kinds = asked_kinds(question)
+    weights, unknown_mass = index.weighted_terms(question)
+    if not kinds or not sum(weights.values()):  # no words, or only small numbers
+        return share
+    unit = sum(weights.values()) / len(weights)
+    total = sum(weights.values()) + unknown_mass
+    states = share > 0 and bool(stated_kinds(text) & kinds)
+    return (share * total + unit * states) / (total + unit)
+
+
+def _second_asks(question: str) -> list[tuple[int, int]]:
+    """The spans where a question starts asking a second thing outright (`ASKS_TWICE`)."""
+    return [
+        match.span()
+        for match in ASKS_TWICE.finditer(question)
+        if QUESTION_WORD.search(question[match.end() :])
+    ]
+
+
 def asks_twice(question: str) -> bool:
     """Whether the question asks two things outright, each part with its own question word."""
-    return any(
-        QUESTION_WORD.search(question[match.end() :]) for match in ASKS_TWICE.finditer(question)
-    )
+    return bool(_second_asks(question))
 
 
 def split_question(index: DocumentIndex, question: str) -> list[str]:
@@ -91,17 +121,21 @@ def split_question(index: DocumentIndex, question: str) -> list[str]:
     A question that asks two things outright ("A는 얼마고 B는 며칠이야?", "A, and how much is
     B?") is split at its connectors; one that only joins two words ("A랑 B는 각각 얼마야?")
     at its joining particles, when each side has at least two words the documents use (a
-    joined word of one topic, "신입이랑 선배가", is no part). The split is at the connector
-    that leaves the search terms most evenly on both sides; a side with no word the
+    joined word of one topic, "신입이랑 선배가", is no part). An outright question is split
+    only where its second ask starts (the connector of the `ASKS_TWICE` match). The split is
+    at the connector that leaves the search terms most evenly on both sides; a side with no word the
     documents use is no part, nor one that points back at the first ("..., and who picks
     them?", `REFERS_BACK`). Whether a joined question really has two parts is for
     `question_parts` to decide, by the passages found.
     """
-    outright = asks_twice(question)
+    asks = _second_asks(question)
+    outright = bool(asks)
     if not (outright or CONJOINS.search(question)):
         return [question]
     best: tuple[float, list[str]] = (0.0, [question])
     for match in (SPLITS if outright else CONJOINS).finditer(question):
+        if outright and not any(start <= match.start() < end for start, end in asks):
+            continue  # a comma inside one of the asks ("A, and if I lock it, how long ...")
         left, right = question[: match.start()].strip(), question[match.end() :].strip(" ,")
         if REFERS_BACK.search(right):
             continue  # "who picks them?" asks more of the first part's topic
@@ -162,7 +196,8 @@ def assign_parts(
     """For each part of a two-part question: (confidence, 0-based passage) of its passage.
 
     A part's confidence in a passage is the index's measure for the part as a question of
-    its own (`union_confidence`). The pair of passages that answers the two parts best
+    its own (`union_confidence`), with the part's answer type as one of its words
+    (`typed_share`: a part asking "how much" is answered by a passage with an amount). The pair of passages that answers the two parts best
     together; of equally good pairs, one with a passage for each part (a passage that only
     mentions the other part's topic in passing does not stand in for the passage about it),
     then the pair whose headings name more of its parts' words, then the pair each part's
@@ -176,7 +211,15 @@ def assign_parts(
     for part in parts:
         weights, unknown_mass = index.weighted_terms(part)
         scores.append(
-            [held_share(weights, unknown_mass, index.credited(part, held)) for held in terms]
+            [
+                typed_share(
+                    index,
+                    part,
+                    held_share(weights, unknown_mass, index.credited(part, held)),
+                    p.text,
+                )
+                for held, p in zip(terms, passages, strict=True)
+            ]
         )
         named.append([len(set(weights) & heading) for heading in headings])
         graded.append(index.keyword_scores(part, passages))

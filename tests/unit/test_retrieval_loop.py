@@ -24,7 +24,7 @@ from graph.retrieval.loop import (
     search_all,
     search_by_metadata,
 )
-from graph.retrieval.parts import assign_parts, question_parts, split_question
+from graph.retrieval.parts import asks_twice, assign_parts, question_parts, split_question
 from graph.turns import content_text
 from prompt import get_prompt
 from tests.unit.helpers import doc_index
@@ -348,6 +348,79 @@ def test_a_question_word_then_a_verb_and_go_asks_twice(
 ) -> None:
     left, right = split_question(two_topics, question)
     assert left.startswith("방문객 주차") and "점심" in right
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        # the question word's own clause runs on for several words before its -고
+        (
+            "방문객 주차 요금은 시간마다 얼마씩 따로 내야 하고, 구내식당 점심은 언제 열어?",
+            "방문객 주차 요금은 시간마다 얼마씩 따로 내야 하고",
+        ),
+        (
+            "방문객 주차 요금은 얼마짜리로 받고 구내식당 점심은 언제 열어?",
+            "방문객 주차 요금은 얼마짜리로 받",
+        ),
+        # ", and" with the second question word later in its clause; the comma inside
+        # the second ask is no place to split
+        (
+            "How much is visitor parking, and if I eat at the cafeteria, when does lunch open?",
+            "How much is visitor parking",
+        ),
+    ],
+)
+def test_a_second_ask_is_found_past_the_words_of_its_clause_and_split_where_it_starts(
+    tmp_path: Path, question: str, first: str
+) -> None:
+    index = doc_index(
+        tmp_path,
+        {
+            "parking.md": "# 주차 안내\n\n## 방문객 주차\n\n방문객 차량의 주차 요금은 시간당 3천원입니다. "
+            "Visitor parking costs 3,000 won an hour.\n",
+            "cafeteria.md": "# 구내식당 안내\n\n## 운영 시간\n\n구내식당 점심은 11시 30분부터 엽니다. "
+            "Lunch at the cafeteria opens at 11:30.\n",
+        },
+    )
+    assert asks_twice(question)
+    left, right = split_question(index, question)
+    assert left.rstrip(", ") == first
+    assert "점심" in right or "lunch" in right
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "몇 번이고 나눠 써도 돼?",
+        "며칠 쓰고 싶은지 언제 말해?",
+        "휴가 며칠 쉬고 나서 언제 복귀해?",
+        "언제 신청하고 승인받으면 돼?",
+        "What is the parking limit, and can I carry it over?",
+    ],
+)
+def test_one_ask_with_a_go_or_an_and_in_it_is_not_two(question: str) -> None:
+    assert not asks_twice(question)
+
+
+def test_a_part_asking_for_an_amount_takes_the_passage_that_states_one(tmp_path: Path) -> None:
+    index = doc_index(
+        tmp_path,
+        {
+            "card.md": "# 카드\n\n## 법인카드 사용\n\n팀 법인카드는 팀 회식과 출장에 씁니다. "
+            "법인카드를 개인 용도로 쓰지 않습니다.\n\n## 한도\n\n팀 법인카드로 월 300만원을 "
+            "넘게 쓰려면 재무팀 승인을 받습니다.\n",
+            "payroll.md": "# 급여\n\n## 직책 수당\n\n팀장 직책 수당은 월 30만원입니다.\n",
+        },
+    )
+    parts = ["팀장 직책 수당은 얼마", "팀 법인카드는 얼마까지 써?"]
+    hits = index.search("팀 법인카드 쓰다", k=8)
+    use = next(h for h in hits if h.heading.endswith("법인카드 사용"))
+    cap = next(h for h in hits if h.heading.endswith("한도"))
+    pay = index.search("직책 수당", k=1)[0]
+    # both sections hold every word of the second part, and the first is about the card
+    # by its heading; but the part asks "얼마", and only the second states an amount
+    picks = assign_parts(index, parts, [pay, use, cap])
+    assert [i for _, i in picks] == [0, 2]
 
 
 @pytest.mark.parametrize(
