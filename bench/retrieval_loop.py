@@ -23,13 +23,16 @@ way at stop 29, `section_questions_holdout4.jsonl` (30) and
 real section.
 
 `section_questions_holdout5.jsonl` (20) and `retrieval_negatives_holdout5.jsonl` (24, 16 near
-misses) were written the same way at stop 29 and are not scored yet: the next change made
-for the holdouts above is measured on them, once.
+misses) were written the same way at stop 29, kept unscored, and first scored at stop 32
+after the change made there.
 
-At stop 32 the same way, a holdout of the loop's own kinds, which the section holdouts
+At stop 32 the same way, two holdouts of the loop's own kinds, which the section holdouts
 above do not have: `loop_questions_holdout6.jsonl` (18 questions that need two documents,
-12 whose answer lies deep in a long section or list) and `retrieval_negatives_holdout6.jsonl`
-(16, 8 near misses). Its first score was taken with no change made for it.
+12 whose answer lies deep in a long section or list) with `retrieval_negatives_holdout6.jsonl`
+(16, 8 near misses), first scored with no change made for it, whose failures that stop's
+change was made from; and `loop_questions_holdout7.jsonl` (20 and 10) with
+`retrieval_negatives_holdout7.jsonl` (16, 8 near misses), committed unscored and scored
+once, after that change.
 """
 
 from __future__ import annotations
@@ -53,10 +56,12 @@ EVAL = Path(__file__).resolve().parents[1] / "data" / "eval"
 HOLDOUTS = (
     ("stop 28", "section_questions_holdout3.jsonl", "retrieval_negatives_holdout.jsonl"),
     ("stop 29", "section_questions_holdout4.jsonl", "retrieval_negatives_holdout4.jsonl"),
+    ("stop 29, second", "section_questions_holdout5.jsonl", "retrieval_negatives_holdout5.jsonl"),
 )
 """Each stop's fresh holdouts: (stop, section questions, questions no document answers)."""
 LOOP_HOLDOUTS = (
     ("stop 32", "loop_questions_holdout6.jsonl", "retrieval_negatives_holdout6.jsonl"),
+    ("stop 32, second", "loop_questions_holdout7.jsonl", "retrieval_negatives_holdout7.jsonl"),
 )
 """Fresh holdouts of the loop's own kinds (two documents, a section to expand), in the format
 of `loop_questions.jsonl`, with their questions no document answers."""
