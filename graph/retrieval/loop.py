@@ -39,7 +39,7 @@ from graph.retrieval.parts import (
     held_together,
     question_parts,
     split_question,
-    typed_share,
+    typed_shares,
     union_confidence,
 )
 
@@ -202,10 +202,12 @@ def typed_confidences(index: DocumentIndex, question: str, passages: Sequence[Hi
     """Each passage's confidence with the question's answer type counted as one of its words.
 
     When the question asks for a kind of value ("언제", "how much", "몇 장": `value_kinds`),
-    a passage stating such a value holds it (`typed_share`). A question that names no kind
+    a passage stating such a value holds it (`typed_shares`). A question that names no kind
     keeps the passages' confidences.
     """
-    return [typed_share(index, question, p.confidence, p.text) for p in passages]
+    return typed_shares(
+        index, question, [p.confidence for p in passages], [p.text for p in passages]
+    )
 
 
 def rank_by_coverage(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> list[int]:

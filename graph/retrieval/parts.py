@@ -84,21 +84,25 @@ def union_confidence(index: DocumentIndex, question: str, hits: Sequence[Hit]) -
     return held_share(weights, unknown_mass, _terms_held(index, question, hits))
 
 
-def typed_share(index: DocumentIndex, question: str, share: float, text: str) -> float:
-    """A passage's share of `question` with the question's answer type counted as one word.
+def typed_shares(
+    index: DocumentIndex, question: str, shares: Sequence[float], texts: Sequence[str]
+) -> list[float]:
+    """Passages' shares of `question` with the question's answer type counted as one word.
 
     When the question asks for a kind of value ("언제", "how much", "몇 장": `value_kinds`),
-    that kind weighs like an average of its words, and a passage whose `text` states such a
-    value holds it. A question that names no kind keeps `share`.
+    that kind weighs like an average of its words, and a passage whose text states such a
+    value holds it. A question that names no kind keeps the `shares`.
     """
     kinds = asked_kinds(question)
     weights, unknown_mass = index.weighted_terms(question)
     if not kinds or not sum(weights.values()):  # no words, or only small numbers
-        return share
+        return list(shares)
     unit = sum(weights.values()) / len(weights)
     total = sum(weights.values()) + unknown_mass
-    states = share > 0 and bool(stated_kinds(text) & kinds)
-    return (share * total + unit * states) / (total + unit)
+    return [
+        (share * total + unit * (share > 0 and bool(stated_kinds(text) & kinds))) / (total + unit)
+        for share, text in zip(shares, texts, strict=True)
+    ]
 
 
 def _second_asks(question: str) -> list[tuple[int, int]]:
@@ -123,9 +127,9 @@ def split_question(index: DocumentIndex, question: str) -> list[str]:
     at its joining particles, when each side has at least two words the documents use (a
     joined word of one topic, "신입이랑 선배가", is no part). An outright question is split
     only where its second ask starts (the connector of the `ASKS_TWICE` match). The split is
-    at the connector that leaves the search terms most evenly on both sides; a side with no word the
-    documents use is no part, nor one that points back at the first ("..., and who picks
-    them?", `REFERS_BACK`). Whether a joined question really has two parts is for
+    at the connector that leaves the search terms most evenly on both sides; a side with no
+    word the documents use is no part, nor one that points back at the first ("..., and who
+    picks them?", `REFERS_BACK`). Whether a joined question really has two parts is for
     `question_parts` to decide, by the passages found.
     """
     asks = _second_asks(question)
@@ -197,8 +201,8 @@ def assign_parts(
 
     A part's confidence in a passage is the index's measure for the part as a question of
     its own (`union_confidence`), with the part's answer type as one of its words
-    (`typed_share`: a part asking "how much" is answered by a passage with an amount). The pair of passages that answers the two parts best
-    together; of equally good pairs, one with a passage for each part (a passage that only
+    (`typed_shares`: a part asking "how much" is answered by a passage with an amount).
+    The pair of passages that answers the two parts best together; of equally good pairs, one with a passage for each part (a passage that only
     mentions the other part's topic in passing does not stand in for the passage about it),
     then the pair whose headings name more of its parts' words, then the pair each part's
     words are more about (`keyword_scores`: BM25), then the higher-ranked.
@@ -210,17 +214,8 @@ def assign_parts(
     graded: list[list[float]] = []
     for part in parts:
         weights, unknown_mass = index.weighted_terms(part)
-        scores.append(
-            [
-                typed_share(
-                    index,
-                    part,
-                    held_share(weights, unknown_mass, index.credited(part, held)),
-                    p.text,
-                )
-                for held, p in zip(terms, passages, strict=True)
-            ]
-        )
+        shares = [held_share(weights, unknown_mass, index.credited(part, held)) for held in terms]
+        scores.append(typed_shares(index, part, shares, [p.text for p in passages]))
         named.append([len(set(weights) & heading) for heading in headings])
         graded.append(index.keyword_scores(part, passages))
     best: tuple[tuple[float, bool, int, float, int], list[tuple[float, int | None]]] | None = None
