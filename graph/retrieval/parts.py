@@ -46,13 +46,14 @@ QUESTION_WORD = re.compile(
 )
 
 REFERS_BACK = re.compile(
-    r"\b(its|them|their|those)\b|그거|그것|그건|그걸|그게|거기|그\s?사람|그분",
+    r"\b(its|them|their|those)\b(?!\s+own\b)|그거|그것|그건|그걸|그게|거기|그\s?사람|그분",
     re.I,
 )
 """A pronoun that points back at the question's first part ("..., and who picks them?"):
 a part with one is about the first part's topic, not one of its own. ("it", "they", "that"
 and "this" are left out: "how long does it take?", "when do they pay?", "the form that I
-sign", "this year".)"""
+sign", "this year"; and so is "its own" / "their own", which points at the subject of its
+own clause: "how long until it unlocks on its own?")"""
 
 SPLITS = re.compile(r"(랑|하고|과|와|고)\s|,|그리고|\band\b", re.I)
 """Connectors a two-part question is split at ("각각", "both" only say that it has two)."""

@@ -497,6 +497,9 @@ def test_an_english_part_that_points_back_is_no_part_but_a_dummy_it_is(tmp_path:
     assert split_question(index, back) == [back]
     dummy = "How much is visitor parking per hour, and how long does it take to get a meal ticket?"
     assert len(split_question(index, dummy)) == 2
+    # "its own" points at the subject of its own clause, not back at the first part
+    own = "How much is visitor parking per hour, and how long until a meal ticket runs out on its own?"
+    assert len(split_question(index, own)) == 2
 
 
 @pytest.mark.parametrize(
