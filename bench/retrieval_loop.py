@@ -33,6 +33,14 @@ above do not have: `loop_questions_holdout6.jsonl` (18 questions that need two d
 change was made from; and `loop_questions_holdout7.jsonl` (20 and 10) with
 `retrieval_negatives_holdout7.jsonl` (16, 8 near misses), committed unscored and scored
 once, after that change.
+
+At stop 33, two more section holdouts in everyday words with 16 near misses each among
+their questions no document answers: `section_questions_holdout8.jsonl` with
+`retrieval_negatives_holdout8.jsonl`, whose questions its writer's report showed, and
+`section_questions_holdout9.jsonl` with `retrieval_negatives_holdout9.jsonl`, whose writer
+kept them out of its report. Both were committed unscored and scored once, after that
+stop's change. A near miss shares words with a real section; the fallback column counts
+them apart.
 """
 
 from __future__ import annotations
@@ -57,6 +65,8 @@ HOLDOUTS = (
     ("stop 28", "section_questions_holdout3.jsonl", "retrieval_negatives_holdout.jsonl"),
     ("stop 29", "section_questions_holdout4.jsonl", "retrieval_negatives_holdout4.jsonl"),
     ("stop 29, second", "section_questions_holdout5.jsonl", "retrieval_negatives_holdout5.jsonl"),
+    ("stop 33", "section_questions_holdout8.jsonl", "retrieval_negatives_holdout8.jsonl"),
+    ("stop 33, blind", "section_questions_holdout9.jsonl", "retrieval_negatives_holdout9.jsonl"),
 )
 """Each stop's fresh holdouts: (stop, section questions, questions no document answers)."""
 LOOP_HOLDOUTS = (
@@ -107,12 +117,16 @@ def _run(
         negatives = _read(negatives_file)
         index = app.index
         assert index is not None
-        fell_back = 0
+        fell_back, near = 0, [0, 0]
         for q in negatives:
             if loop == "on":
-                fell_back += run_loop(index, q["question"]).outcome in (NOT_FOUND, IN_PREPARATION)
+                fell = run_loop(index, q["question"]).outcome in (NOT_FOUND, IN_PREPARATION)
             else:
-                fell_back += not relevant(index.search(q["question"], k=3))
+                fell = not relevant(index.search(q["question"], k=3))
+            fell_back += fell
+            if q.get("near_miss"):
+                near[0] += fell
+                near[1] += 1
     finally:
         app.persistence.close()
     n = len(questions)
@@ -122,6 +136,7 @@ def _run(
         "calls": calls / n,
         "judged": judged / n,
         "fallback": (fell_back, len(negatives)),
+        "near_misses": tuple(near),
         "ms": (time.perf_counter() - started) * 1000 / n,
     }
 
@@ -149,8 +164,11 @@ def main() -> None:
         _table(held_out, single, loop)
         gain = (loop["held"] - single["held"]) * 100
         done, total = loop["fallback"]
+        near, near_total = loop["near_misses"]
+        misses = f", near misses {near}/{near_total}" if near_total else ""
         print(
-            f"Loop - single: {gain:+.1f} points; loop fallbacks {done}/{total} ({done / total:.0%})"
+            f"Loop - single: {gain:+.1f} points; loop fallbacks {done}/{total} "
+            f"({done / total:.0%}{misses})"
         )
 
 

@@ -33,7 +33,6 @@ from graph.retrieval.glossary import Concept, concepts, expand_query
 from graph.retrieval.tokenize import (
     EN_PHRASING,
     KO_TIME_WORDS,
-    common_nouns,
     is_predicate,
     noun_phrases,
     stem_english,
@@ -69,12 +68,10 @@ SMALL_NUMBER_DIGITS = 2
 """Numbers this short are quantities and weigh nothing (`_weight`)."""
 _NUMBERED = re.compile(r"^\s*(\d+[.)]|[①-⑩]|\d+단계)\s", re.M)
 """A numbered list item: a document with one has steps."""
-_PARTICLES = tuple("이랑 랑 하고 과 와 도 만 은 는 이 가 을 를 의 에".split())
-"""Particles Kiwi sometimes leaves on a noun ("한도랑"): such a word is the noun it starts
-with, no word of its own."""
 GENERIC_DF = 0.25
-"""A word in more than this share of chunks is generic; matching only such words halves
-the confidence (in corpora of 20 chunks or more)."""
+"""A word in more than this share of chunks is generic; matching only such words (and
+phrasing: `DocumentIndex._says_little`) halves the confidence (in corpora of 20 chunks or
+more)."""
 
 
 @dataclass
@@ -116,12 +113,10 @@ class QueryTerms(NamedTuple):
     related words the query does not say, which weigh HINT_WEIGHT. (For a word they do
     not use, "라운딩" -> "골프장", the terms stand in for it and weigh in full.)"""
     unnamed_topic: bool = False
-    """The query asks about a kind of thing the documents do not name, and what they say of
-    the broader word is not its answer: every topical word it has that some document uses
-    is part of a noun phrase with a word no document has ("pet insurance", "회사 주식
-    배당금"); or a Korean noun phrase uses a noun no document has for a kind they do not
-    list ("흡연 구역" where they have "주차 구역") or for the thing itself ("노트북 가방"):
-    `DocumentIndex._names_unlisted_thing`."""
+    """Every topical word the query has that some document uses is part of a noun phrase
+    with a word no document has ("pet insurance", "회사 주식 배당금"): it asks about a kind
+    of thing the documents do not name, and what they say of the broader word ("단체 보험")
+    is not its answer."""
 
 
 def _manifest(root: Path) -> dict[str, list[int]]:
@@ -173,8 +168,6 @@ class DocumentIndex:
         self._bm25: object | None = None
         self._faiss: object | None = None
         self._documents: dict[str, dict[str, Any]] | None = None
-        self._kinds: dict[str, frozenset[str]] | None = None
-        """Noun -> the words the documents name kinds of it with (`_kinds_of`)."""
 
     # --- building --------------------------------------------------------------------
 
@@ -229,7 +222,6 @@ class DocumentIndex:
         count = len(self._chunk_tokens)
         self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
         self._compounds = {}
-        self._kinds = None
         self._idf = {t: math.log(1 + count / df) * _weight(t) for t, df in self._df.items()}
         self._bm25 = None
         if chunks:
@@ -409,8 +401,7 @@ class DocumentIndex:
             frozenset(unknown),
             synonyms,
             hints,
-            self._names_no_topic(query, written, known, unknown)
-            or self._names_unlisted_thing(query, known, unknown),
+            self._names_no_topic(query, written, known, unknown),
         )
 
     def _names_no_topic(
@@ -437,73 +428,6 @@ class DocumentIndex:
         }
         in_phrase = [w for p in phrases for w in p]
         return bool(topics) and all(any(w.startswith(t) for w in in_phrase) for t in topics)
-
-    def _names_unlisted_thing(
-        self, query: str, known: AbstractSet[str], unknown: AbstractSet[str]
-    ) -> bool:
-        """Whether the query's noun phrase names a thing the documents do not, by a word they use.
-
-        Korean puts the noun a phrase is about last. With a Korean common noun no document
-        has (`common_nouns`: no name of a place or person, no time word), a phrase names:
-
-        - **a kind they do not list** when that noun comes right before a topical noun they
-          use and name other kinds of ("흡연 구역" where they have "주차 구역"; "생리 휴가"
-          where they have "연차 휴가" and "출산휴가"): what they say of parking areas is no
-          smoking area. A noun they use only plainly ("부업") is answered by what they say of
-          it whatever the kind ("쇼핑몰 부업").
-        - **a thing they do not name** when that noun ends the phrase after a topical noun
-          they use ("노트북 가방", "명절 상여금"): a passage about laptops is found by the
-          word that only says whose bag.
-
-        A word Kiwi left with its particle on ("한도랑") is the word it starts with. English
-        is left out: with no tagger an adjective ("official letter") looks like a noun.
-        """
-        nouns = {
-            u
-            for u in unknown & common_nouns(query)
-            if not any(u.endswith(p) and u[: -len(p)] in self._vocabulary for p in _PARTICLES)
-        }
-        if not nouns:
-            return False
-        count = len(self._chunk_tokens)
-
-        def topical(term: str) -> bool:
-            return (
-                term in known
-                and not is_predicate(term)
-                and (count < 20 or self._df[term] / count <= GENERIC_DF)
-            )
-
-        for phrase in noun_phrases(query):
-            if phrase[-1] in nouns and topical(phrase[-2]):
-                return True
-            for modifier, head in zip(phrase, phrase[1:], strict=False):
-                if modifier in nouns and topical(head) and self._kinds_of(head) - {modifier}:
-                    return True
-        return False
-
-    def _kinds_of(self, head: str) -> frozenset[str]:
-        """The words the documents put before `head` to name a kind of it ("주차" of "구역").
-
-        Their noun phrases ("주차 구역") and, for a Korean word, their words that end in it
-        ("출산휴가" for "휴가"); worked out once per build, on first use.
-        """
-        if self._kinds is None:
-            kinds: dict[str, set[str]] = {}
-            for chunk in self._chunks:  # a line at a time: a heading ends at its line
-                lines = self._searchable(chunk).splitlines()
-                for phrase in (p for line in lines for p in noun_phrases(line)):
-                    for modifier, noun in zip(phrase, phrase[1:], strict=False):
-                        kinds.setdefault(noun, set()).add(modifier)
-            self._kinds = {noun: frozenset(words) for noun, words in kinds.items()}
-        found = set(self._kinds.get(head, frozenset()))
-        if not head.isascii():
-            found |= {
-                v[: -len(head)]
-                for v in self._vocabulary
-                if len(v) > len(head) + 1 and v.endswith(head) and not v.isascii()
-            }
-        return frozenset(found)
 
     def _unknown_english(self, written: list[str], ideas: list[Concept]) -> set[str]:
         """The query's English topic words that no document, keyword or glossary line has.
@@ -571,7 +495,7 @@ class DocumentIndex:
         matched = held & terms.known
         count = len(self._chunk_tokens)
         if matched and count >= 20 and all(self._says_little(t) for t in matched):
-            confidence *= 0.5  # only words that most documents share ("회사", "규정")
+            confidence *= 0.5  # only words most documents share ("회사") or phrasing ("bring")
         if terms.unnamed_topic:
             confidence *= 0.5  # "pet insurance": what they say of insurance is not it
         return confidence

@@ -60,7 +60,7 @@ KO_STOPWORDS = frozenset(
 """Light verbs and question words that every question has and no answer needs."""
 KO_TIME_WORDS = frozenset(
     """오늘 내일 모레 어제 그제 그저께 지금 요즘 요새 방금 아까 이따 나중 당장 이번 지난 다음
-    이달 이번달 다음달 지난달 올해 작년 내년 금년 재작년 이번주 다음주 지난주""".split()
+    그날 그때 이달 이번달 다음달 지난달 올해 작년 내년 금년 재작년 이번주 다음주 지난주""".split()
 )
 """Korean words for when a question is asked, not what it is about: like the English time
 words of `EN_PHRASING`, one no document uses is no topic the documents miss ("오늘 건물에
@@ -278,28 +278,6 @@ def noun_phrases(text: str) -> list[tuple[str, ...]]:
     if len(run) >= 2:
         runs.append(tuple(run))
     return runs
-
-
-def common_nouns(text: str) -> frozenset[str]:
-    """The Korean common nouns of `text` (Kiwi's NNG) that name a thing.
-
-    No name of a place, person or product (NNP: "대전", "싱가포르"), no time word
-    (`KO_TIME_WORDS`), no stop word, and no single syllable, which is mostly a piece of a
-    word Kiwi cut up ("경" + "조" + "휴가").
-    """
-    if not text.strip():
-        return frozenset()
-    with _lock:
-        morphs = _analyzer().tokenize(text)
-    return frozenset(
-        m.form
-        for m in morphs
-        if m.tag == "NNG"
-        and len(m.form) >= 2
-        and _HANGUL.match(m.form)
-        and m.form not in KO_STOPWORDS
-        and m.form not in KO_TIME_WORDS
-    )
 
 
 def _phrase_noun(form: str, tag: str) -> str | None:

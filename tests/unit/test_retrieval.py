@@ -10,7 +10,7 @@ import pytest
 from graph.retrieval import DocumentIndex, HashingEmbeddings, build_document_tools, format_hits
 from graph.retrieval.chunking import split_document
 from graph.retrieval.loop import NOT_FOUND, run_loop
-from graph.retrieval.tokenize import common_nouns, noun_phrases
+from graph.retrieval.tokenize import noun_phrases
 from tests.unit.helpers import doc_index
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -530,35 +530,15 @@ def test_a_question_whose_topic_is_a_kind_no_document_names_is_no_match(
     assert hit.heading == "정보보안 > 비밀번호" and hit.confidence >= 0.5
 
 
-def test_a_korean_noun_phrase_naming_a_thing_no_document_names_is_no_match(
-    tmp_path: Path,
-) -> None:
+def test_a_korean_time_word_is_no_topic_the_documents_miss(tmp_path: Path) -> None:
     index = doc_index(
-        tmp_path,
-        {
-            "facilities.md": "# 시설\n## 주차\n지하 2층부터 4층까지가 주차 구역입니다.\n",
-            "leave.md": "# 휴가\n## 연차 휴가\n연차 휴가는 15일입니다.\n"
-            "## 경조사 휴가\n결혼하면 경조사 휴가 5일을 받습니다.\n",
-            "ethics.md": "# 윤리\n## 겸업\n부업을 하려면 인사팀 승인을 받습니다.\n",
-            "devices.md": "# 기기\n## 노트북 지급\n입사하면 노트북을 지급합니다.\n",
-        },
+        tmp_path, {"devices.md": "# 기기\n## 노트북 지급\n입사하면 노트북을 지급합니다.\n"}
     )
-    # a kind of a thing the documents list other kinds of (주차 구역; 연차 / 경조사 휴가),
-    # and a thing they never name, found only by the word that says whose it is
-    for question in ("흡연 구역은 어디에 있어?", "생리 휴가는 며칠이야?", "노트북 가방도 지급해 줘?"):
-        assert index.search(question, k=1)[0].confidence < 0.5, question
-        assert run_loop(index, question).outcome == NOT_FOUND, question
-    # a kind they list, and a kind of a thing they speak of only plainly ("부업")
-    for question in ("경조사 휴가는 며칠이야?", "쇼핑몰 부업 하려면 인사팀 승인 받아야 해?"):
-        assert run_loop(index, question).outcome != NOT_FOUND, question
-    # when a question is asked is no topic the documents miss
-    assert index.unknown_words("오늘 노트북 지급돼?") == []
-
-
-def test_common_nouns_leave_out_names_time_words_and_pieces() -> None:
-    assert common_nouns("다음 주 대전 고객사 미팅에 가요") == {"고객사", "미팅"}
-    assert common_nouns("오늘 흡연 구역 어디야?") == {"흡연", "구역"}
-    assert "조" not in common_nouns("외할머니 돌아가시면 경조휴가 며칠 받아?")
+    # like the English time words: when the question is asked, not what it is about
+    for question in ("오늘 노트북 지급돼?", "그날 노트북 지급돼?"):
+        assert index.unknown_words(question) == [], question
+        assert index.search(question, k=1)[0].confidence == 1.0, question
+    assert index.unknown_words("태블릿 지급돼?") == ["태블릿"]
 
 
 def test_a_passage_sharing_only_how_a_question_is_put_is_no_match(tmp_path: Path) -> None:
