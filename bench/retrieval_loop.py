@@ -38,9 +38,12 @@ At stop 33, two more section holdouts in everyday words with 16 near misses each
 their questions no document answers: `section_questions_holdout8.jsonl` with
 `retrieval_negatives_holdout8.jsonl`, whose questions its writer's report showed, and
 `section_questions_holdout9.jsonl` with `retrieval_negatives_holdout9.jsonl`, whose writer
-kept them out of its report. Both were committed unscored and scored once, after that
-stop's change. A near miss shares words with a real section; the fallback column counts
-them apart.
+kept them out of its report. Both were committed unscored and scored once, with that
+stop's first change, which they showed did not hold (it was taken back); their failures
+were read afterwards. `section_questions_holdout10.jsonl` with
+`retrieval_negatives_holdout10.jsonl`, written blind the same way, was committed unscored
+and scored once, on the stop's final code. A near miss shares words with a real section;
+the fallback column counts them apart.
 """
 
 from __future__ import annotations
@@ -67,6 +70,11 @@ HOLDOUTS = (
     ("stop 29, second", "section_questions_holdout5.jsonl", "retrieval_negatives_holdout5.jsonl"),
     ("stop 33", "section_questions_holdout8.jsonl", "retrieval_negatives_holdout8.jsonl"),
     ("stop 33, blind", "section_questions_holdout9.jsonl", "retrieval_negatives_holdout9.jsonl"),
+    (
+        "stop 33, blind second",
+        "section_questions_holdout10.jsonl",
+        "retrieval_negatives_holdout10.jsonl",
+    ),
 )
 """Each stop's fresh holdouts: (stop, section questions, questions no document answers)."""
 LOOP_HOLDOUTS = (
