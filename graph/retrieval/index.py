@@ -424,7 +424,7 @@ class DocumentIndex:
             and not t.isdigit()
             and not is_predicate(t)
             and t not in phrasing
-            and (count < 20 or self._df[t] / count <= GENERIC_DF)
+            and (count < 20 or not self._generic(t))
         }
         in_phrase = [w for p in phrases for w in p]
         return bool(topics) and all(any(w.startswith(t) for w in in_phrase) for t in topics)
@@ -500,14 +500,17 @@ class DocumentIndex:
             confidence *= 0.5  # "pet insurance": what they say of insurance is not it
         return confidence
 
+    def _generic(self, term: str) -> bool:
+        """Whether more than GENERIC_DF of the chunks have `term` ("회사", "규정")."""
+        return self._df.get(term, 0) / max(1, len(self._chunk_tokens)) > GENERIC_DF
+
     def _says_little(self, term: str) -> bool:
         """Whether a matched term says little of what a passage is about.
 
-        Words most chunks share ("회사", "규정"), and words that say how a question is asked,
+        Words most chunks share (`_generic`), and words that say how a question is asked,
         not what about (`_weight`'s verbs and everyday English: "bring", "keep").
         """
-        count = max(1, len(self._chunk_tokens))
-        return self._df[term] / count > GENERIC_DF or _weight(term) < 1.0
+        return self._generic(term) or _weight(term) < 1.0
 
     def _weights(self, terms: QueryTerms) -> dict[str, float]:
         """Each known term's weight: its IDF, HINT_WEIGHT of it for a related word."""
@@ -521,9 +524,8 @@ class DocumentIndex:
         """
         if not known or not unknown:
             return 0.0
-        count = max(1, len(self._chunk_tokens))
         words = [t for t in known if self._idf[t] > 0] or list(known)  # no small number
-        topical = [t for t in words if self._df[t] / count <= GENERIC_DF] or words
+        topical = [t for t in words if not self._generic(t)] or words
         return UNKNOWN_WEIGHT * sum(self._idf[t] for t in topical) / len(topical) * len(unknown)
 
     def _keyword(self, query_tokens: Sequence[str], n: int) -> list[tuple[int, float]]:
@@ -684,12 +686,7 @@ class DocumentIndex:
         with self._lock:
             self.refresh()
             written = list(dict.fromkeys(tokens(question, joined=True)))
-            count = max(1, len(self._chunk_tokens))
-            kept = [
-                t
-                for t in written
-                if t in self._vocabulary and self._df.get(t, 0) / count <= GENERIC_DF
-            ]
+            kept = [t for t in written if t in self._vocabulary and not self._generic(t)]
             if not kept or len(kept) == len(written):
                 return question
             return " ".join(kept)
