@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
 
@@ -44,9 +45,25 @@ def describe_engine(settings: Settings) -> EngineInfo:
     )
 
 
-def _openai(settings: Settings, model: str, temperature: float) -> BaseChatModel:
+CallKind = Literal["answer", "summary", "decision"]
+"""What a model call is for; each kind has its own token limit (LLM_MAX_TOKENS)."""
+
+
+def _openai(
+    settings: Settings, model: str, temperature: float, kind: CallKind = "answer"
+) -> BaseChatModel:
+    import httpx2
     from langchain_openai import ChatOpenAI
 
+    from graph.compat import CompatTransport
+
+    base_url = settings.openai_base_url or "https://api.openai.com/v1"
+    transport = CompatTransport(
+        base_url,
+        system_role=settings.system_role if settings.openai_base_url else "system",
+        compatible=bool(settings.openai_base_url),
+    )
+    limit = settings.max_tokens[kind]
     return ChatOpenAI(
         model=model,
         api_key=settings.openai_api_key or _NO_KEY,  # type: ignore[arg-type]
@@ -56,6 +73,8 @@ def _openai(settings: Settings, model: str, temperature: float) -> BaseChatModel
         temperature=temperature,
         streaming=True,
         stream_usage=True,
+        max_tokens=limit or None,  # type: ignore[call-arg]
+        http_client=httpx2.Client(transport=transport, timeout=settings.timeout_s),
     )
 
 
@@ -68,7 +87,9 @@ def get_chat_model(settings: Settings) -> BaseChatModel:
 
 def get_summarizer_model(settings: Settings) -> BaseChatModel:
     """The cheaper model for summaries and routing (the chat model if none is set)."""
-    return _openai(settings, settings.summary_model or settings.chat_model, temperature=0.0)
+    return _openai(
+        settings, settings.summary_model or settings.chat_model, temperature=0.0, kind="decision"
+    )
 
 
 def get_summarizer(settings: Settings) -> Summarizer:
@@ -77,5 +98,7 @@ def get_summarizer(settings: Settings) -> Summarizer:
         return ExtractiveSummarizer()
     model = settings.summary_model or settings.chat_model
     return LLMSummarizer(
-        mask_pii=settings.masks_pii, model=_openai(settings, model, temperature=0.0), name=model
+        mask_pii=settings.masks_pii,
+        model=_openai(settings, model, temperature=0.0, kind="summary"),
+        name=model,
     )
