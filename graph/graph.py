@@ -74,7 +74,12 @@ def build_graph(
 
         tools += build_document_tools(index)
     chat_model = model or get_chat_model(settings)
-    bound = chat_model.bind_tools(tools) if tools else chat_model
+    # OpenAI and compatible servers say how a reply finished; a cut-off one is an error
+    reports_finish = type(chat_model).__module__.startswith("langchain_openai")
+    # tool_choice="auto" is OpenAI's default, but a compatible server may ignore tools
+    # without it (llama.cpp's does); one that refuses it is handled in graph.compat
+    choice = {"tool_choice": "auto"} if reports_finish else {}
+    bound = chat_model.bind_tools(tools, **choice) if tools else chat_model
 
     builder = StateGraph(ChatState)
     builder.add_node(
@@ -82,8 +87,6 @@ def build_graph(
         make_summary_node(summarizer or get_summarizer(settings), archive, settings.summary_budget),
     )
     builder.add_node("recall_node", make_recall_node(archive, settings.recall_budget))
-    # OpenAI and compatible servers say how a reply finished; a cut-off one is an error
-    reports_finish = type(chat_model).__module__.startswith("langchain_openai")
     builder.add_node(
         "llm_node",
         make_llm_node(
@@ -95,6 +98,7 @@ def build_graph(
             candidates=settings.candidate_count,
             plain=chat_model if tools else None,
             budgets=settings.token_budgets,
+            turn_timeout_s=settings.turn_timeout_s,
         ),
     )
     builder.add_node("tool_node", make_tool_node(tools, approval_required, archive))

@@ -1,19 +1,29 @@
 """llm_node: build the context under the thread's memory strategy and call the model.
 
 Any failure of the model (timeout, 429, 5xx, malformed tool call, endless tool loop) ends
-the turn with a short apology naming an `ErrorCode`; the user's message is kept.
+the turn with a short apology naming an `ErrorCode`; the user's message is kept. An answer
+cut off at the length limit, or by the turn's time limit, is an answer: its text is kept,
+marked `cut_off` (LLM_TRUNCATED or LLM_TIMEOUT), and Continue asks the model to go on
+(`state["continuing"]`). Cut-off tool arguments are never run.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langchain_core.runnables import RunnableConfig
-from langgraph.config import get_stream_writer
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    message_chunk_to_message,
+)
+from langchain_core.runnables import Runnable, RunnableConfig
+from langgraph.config import get_config, get_stream_writer
 from langgraph.constants import TAG_NOSTREAM
 from langgraph.errors import GraphBubbleUp
 
@@ -42,25 +52,113 @@ class BrokenOutput(ValueError):
         self.code = code
 
 
-def check_output(reply: AIMessage) -> None:
-    """Raise BrokenOutput for a reply of a provider that reports how it finished.
+CUT_OFF = "cut_off"
+"""response_metadata key of an answer kept although it was cut: the ErrorCode that cut it
+(LLM_TRUNCATED at the length limit, LLM_TIMEOUT at the turn's time limit)."""
+TURN_DEADLINE = "turn_deadline"
+"""configurable key: the time.monotonic() by which the turn's model calls must be done."""
 
-    finish_reason=length means the text or the tool arguments are cut (the client "repairs"
-    cut JSON, so `{"expression": "123456*1000` would run as `123456*1000`); no finish_reason
-    means the stream broke off; neither text nor tool call means nothing was said.
+
+def check_output(reply: AIMessage) -> AIMessage:
+    """The reply as an answer, or BrokenOutput for one of a provider that says how it ended.
+
+    finish_reason=length on text keeps the text, marked cut off (Continue goes on from
+    it); on tool arguments it is an error, since the client "repairs" cut JSON and
+    `{"expression": "123456*1000` would run as `123456*1000`. Arguments that do not parse
+    are a bad response; no finish_reason means the stream broke off; neither text nor a
+    tool call means nothing was said; content_filter means the provider withheld it.
     """
     finish = reply.response_metadata.get("finish_reason")
     text = content_text(reply).strip()
+    calls = reply.tool_calls or reply.invalid_tool_calls
     if finish == "length":
-        raise BrokenOutput(ErrorCode.LLM_TRUNCATED, f"cut off at the length limit: {text[:200]!r}")
+        if calls:
+            raise BrokenOutput(
+                ErrorCode.LLM_TRUNCATED, f"tool arguments cut off at the length limit: {calls[0]}"
+            )
+        if not text:
+            raise BrokenOutput(ErrorCode.LLM_TRUNCATED, "cut off at the length limit, no text")
+        return mark_cut_off(reply, ErrorCode.LLM_TRUNCATED)
     if finish == "content_filter":
         raise BrokenOutput(ErrorCode.LLM_FILTERED, "withheld by the provider's content filter")
     if not finish:
         raise BrokenOutput(ErrorCode.LLM_INCOMPLETE, f"no finish_reason: {text[:200]!r}")
+    if reply.invalid_tool_calls and not reply.tool_calls:
+        raise BrokenOutput(
+            ErrorCode.LLM_BAD_RESPONSE, f"malformed tool call: {reply.invalid_tool_calls[0]}"
+        )
     if not text and not reply.tool_calls:
         raise BrokenOutput(
             ErrorCode.LLM_EMPTY, f"finished ({finish}) with no text and no tool call"
         )
+    return reply
+
+
+def mark_cut_off(reply: AIMessage, code: ErrorCode) -> AIMessage:
+    """`reply` kept as an answer, marked as cut off by `code`."""
+    return reply.model_copy(
+        update={"response_metadata": {**reply.response_metadata, CUT_OFF: code.value}}
+    )
+
+
+def cut_off(msg: BaseMessage | None) -> str:
+    """The ErrorCode that cut an answer kept as it was ('' for a whole answer)."""
+    if not isinstance(msg, AIMessage) or msg.tool_calls:
+        return ""
+    return str(msg.response_metadata.get(CUT_OFF) or "")
+
+
+def _deadline(limit_s: float) -> float:
+    """When this turn's model calls must be done: the runner's deadline, else from now."""
+    try:
+        configured = (get_config().get("configurable") or {}).get(TURN_DEADLINE)
+    except RuntimeError:  # called outside a graph run
+        configured = None
+    return float(configured) if configured else time.monotonic() + limit_s
+
+
+def stream_reply(
+    model: Runnable[Any, Any],
+    messages: Sequence[BaseMessage],
+    config: RunnableConfig | None,
+    deadline: float,
+) -> AIMessage:
+    """The model's reply, streamed; past `deadline` the text so far, marked LLM_TIMEOUT.
+
+    A per-read timeout does not stop a server that sends a token every second; this does.
+    A reply cut there keeps its text (Continue goes on from it); cut-off tool calls, or
+    no text at all, are a timeout error.
+    """
+    merged: AIMessageChunk | None = None
+    late = False
+    parts = model.stream(list(messages), config)
+    try:
+        for chunk in parts:
+            if isinstance(chunk, AIMessage) and not isinstance(chunk, AIMessageChunk):
+                return chunk  # a model that does not stream answers in one message
+            if not isinstance(chunk, AIMessageChunk):
+                raise TypeError(f"model streamed {type(chunk).__name__}")
+            merged = chunk if merged is None else merged + chunk
+            if time.monotonic() > deadline:
+                late = True
+                break
+    finally:
+        close = getattr(parts, "close", None)
+        if close is not None:
+            close()
+    if merged is None:
+        raise BrokenOutput(ErrorCode.LLM_EMPTY, "the model sent nothing")
+    reply = message_chunk_to_message(merged)
+    if not isinstance(reply, AIMessage):
+        raise TypeError(f"model returned {type(reply).__name__}")
+    if late:
+        if reply.tool_calls or reply.invalid_tool_calls or not content_text(reply).strip():
+            raise TimeoutError("the turn's time limit (LLM_TURN_TIMEOUT_S) ran out")
+        meta = {**reply.response_metadata, "finish_reason": "timeout"}
+        return mark_cut_off(
+            reply.model_copy(update={"response_metadata": meta}), ErrorCode.LLM_TIMEOUT
+        )
+    return reply
 
 
 def classify_error(exc: BaseException) -> ErrorCode:
@@ -126,19 +224,23 @@ def make_llm_node(
     candidates: int = 1,
     plain: BaseChatModel | None = None,
     budgets: Budgets | None = None,
+    turn_timeout_s: float = 300.0,
 ) -> Node:
     """llm_node: build the context, call the model; on any failure answer with the fallback.
 
     `plain` is the model without tools: a plain greeting is answered by it (seed 002's fast
-    path, one call and no tool round). `budgets` are seed 003's per-section token budgets
-    the context is fitted to (see `graph.budgets`).
+    path, one call and no tool round), and so is Continue. `budgets` are seed 003's
+    per-section token budgets the context is fitted to (see `graph.budgets`).
 
     With `check_finish` (a provider that reports finish_reason, i.e. OpenAI and compatible
-    servers), a cut-off, unfinished or empty reply is a failure too (see `check_output`).
-    With `mask_pii` (a model outside the machine), phone numbers, e-mail addresses, resident
-    registration and card numbers are replaced by placeholders in everything sent, and put
-    back in the reply (see `graph.safeguard`). With `candidates` above 1, each step asks for
-    that many answers at once and keeps the best (see `graph.nodes.candidates`).
+    servers), a cut-off, unfinished or empty reply is a failure too, except text cut at the
+    length limit, which is kept (see `check_output`). The turn's model calls together have
+    `turn_timeout_s` (or the runner's deadline); past it the text so far is kept, marked
+    LLM_TIMEOUT. With `mask_pii` (a model outside the machine), phone numbers, e-mail
+    addresses, resident registration and card numbers are replaced by placeholders in
+    everything sent, and put back in the reply (see `graph.safeguard`). With `candidates`
+    above 1, each step asks for that many answers at once and keeps the best (see
+    `graph.nodes.candidates`).
     """
 
     def llm_node(state: ChatState) -> dict[str, Any]:
@@ -148,47 +250,62 @@ def make_llm_node(
         rounds = sum(1 for m in current if isinstance(m, AIMessage) and m.tool_calls)
         documents, dropped = _documents(state, budgets)
         context = strategy_context(state, state_extras(state, documents, budgets, dropped))
+        continuing = str(state.get("continuing") or "")
+        korean = _korean(messages)
         errors = list(state.get("errors", []))
         response: AIMessage
         candidate_records: list[dict[str, Any]] = []
         if rounds >= max_tool_rounds:
             code = ErrorCode.TOOL_LOOP_LIMIT
             errors.append(error_record(turn, "llm_node", code, f"{rounds} tool rounds"))
-            response = fallback_message(code, _korean(messages))
+            response = fallback_message(code, korean)
         else:
             try:
                 mapping: dict[str, str] = {}
-                sent = [mask_message(m, mapping) for m in context] if mask_pii else context
+                asked = context
+                if continuing:  # Continue: the cut-off answer, then "go on from there"
+                    asked = [
+                        *context,
+                        AIMessage(content=continuing),
+                        HumanMessage(content=get_prompt("system.continue")),
+                    ]
+                sent = [mask_message(m, mapping) for m in asked] if mask_pii else asked
 
                 chosen = model
-                if plain is not None and is_greeting(user_text(current)):
+                if plain is not None and (continuing or is_greeting(user_text(current))):
                     chosen = plain
+                deadline = _deadline(turn_timeout_s)
 
                 def ask(config: RunnableConfig | None = None) -> AIMessage:
-                    reply = chosen.invoke(sent, config)
-                    if not isinstance(reply, AIMessage):
-                        raise TypeError(f"model returned {type(reply).__name__}")
-                    reply = unmask_message(reply, mapping)
+                    reply = unmask_message(stream_reply(chosen, sent, config, deadline), mapping)
                     if check_finish:
-                        check_output(reply)
+                        reply = check_output(reply)
                     if reply.invalid_tool_calls and not reply.tool_calls:
                         raise ValueError(f"malformed tool call: {reply.invalid_tool_calls[0]}")
                     return reply
 
-                if candidates > 1:
+                if candidates > 1 and not continuing:
                     best, candidate_records, failure = _best_of(ask, candidates, current, context)
                     if best is None:  # no quorum: every candidate failed
                         raise failure or RuntimeError("no candidate answered")
                     response = best
                 else:
                     response = ask()
+                if continuing:
+                    response = _continued(continuing, response)
             except (GraphBubbleUp, TurnCancelled):
                 raise  # a pause, or the user pressed stop: not a failure to answer
             except Exception as exc:  # noqa: BLE001 - the turn must end with an answer
                 code = classify_error(exc)
                 log.warning("model call failed (%s): %s", code, exc)
                 errors.append(error_record(turn, "llm_node", code, exc))
-                response = fallback_message(code, _korean(messages))
+                if continuing:  # the answer so far stays, still cut off
+                    response = AIMessage(
+                        content=continuing,
+                        response_metadata={CUT_OFF: ErrorCode.LLM_TRUNCATED.value},
+                    )
+                else:
+                    response = fallback_message(code, korean)
         prior = state.get("transcript_chars", 0)
         # the baseline: no memory at all, so the system prompt without summaries, memory,
         # recall or pins (documents would be there anyway) and every turn so far verbatim
@@ -208,13 +325,34 @@ def make_llm_node(
         }
         if candidates > 1:
             update["candidates"] = candidate_records
-        if not response.tool_calls:
+        if continuing:
+            update["continuing"] = ""
+            # the turn was counted with its cut-off answer: only the new text is added
+            update["transcript_chars"] = prior + max(
+                0, len(content_text(response)) - len(continuing)
+            )
+        elif not response.tool_calls:
             update["transcript_chars"] = prior + sum(message_chars(m) for m in [*current, response])
         if len(errors) != len(state.get("errors", [])):
             update["errors"] = errors
         return update
 
     return llm_node
+
+
+def _continued(before: str, reply: AIMessage) -> AIMessage:
+    """The cut-off answer `before` with the continuation `reply` appended (one answer)."""
+    more = content_text(reply)
+    if before and more.startswith(before):
+        more = more[len(before) :]  # the model wrote the answer again from its start
+    # no space is added: a model going on mid-word or mid-sentence writes its own
+    return reply.model_copy(
+        update={
+            "content": before + more,
+            "tool_calls": [],
+            "response_metadata": {**reply.response_metadata, "continued": True},
+        }
+    )
 
 
 def _best_of(

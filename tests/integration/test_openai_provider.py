@@ -57,7 +57,8 @@ def test_streaming_tool_call_and_server_error(http_server, tmp_path: Path) -> No
     )
     assert out.answer == "안녕하세요, 무엇을 도와드릴까요?"
     assert len(tokens) >= 3 and "".join(tokens) == out.answer  # streamed, not one block
-    assert http_server.requests[0].headers["authorization"] == "Bearer sk-test"
+    chat = [r for r in http_server.requests if r.path.endswith("/chat/completions")]
+    assert chat[0].headers["authorization"] == "Bearer sk-test"
     chat = [b for b in bodies if b["model"] == "fake-model"]
     routed = [b for b in bodies if b.get("response_format")]
     assert chat[0]["stream"] is True
@@ -84,7 +85,7 @@ def test_streaming_tool_call_and_server_error(http_server, tmp_path: Path) -> No
 
 
 def test_llm_summary_is_held_to_its_target(http_server, tmp_path: Path) -> None:
-    replies = iter(["가" * 400, "짧은 요약입니다. " * 6])  # far too long, then about right
+    replies = iter(["가" * 400, "짧은 요약입니다. " * 11])  # far too long, then about right
 
     def summary(body):
         return next(replies)
@@ -112,7 +113,11 @@ def test_llm_summary_is_held_to_its_target(http_server, tmp_path: Path) -> None:
         b for b in bodies if b["model"] == "fake-mini" and not b.get("response_format")
     ]
     assert len(summary_calls) == 2
-    assert f"{400}자" in summary_calls[1]["messages"][-1]["content"]  # told the measured length
+    instruction, text = summary_calls[1]["messages"]
+    # the target is the system's instruction, the too-long summary the text to rewrite
+    assert instruction["role"] == "system" and f"{target}자" in instruction["content"]
+    assert text["content"] == "가" * 400
+    assert not view.summary_meta[0]["fallback"]
 
 
 def test_recursive_memory_uses_model_entities_and_the_seeds_memory_rules(
@@ -164,8 +169,7 @@ def test_recursive_memory_uses_model_entities_and_the_seeds_memory_rules(
 @pytest.mark.parametrize(
     ("kind", "code"),
     [
-        ("length", "LLM_TRUNCATED"),
-        ("cut_tool_args", "LLM_TRUNCATED"),
+        ("cut_tool_args", "LLM_TRUNCATED"),  # cut text is kept: test_model_path.py
         ("unfinished", "LLM_INCOMPLETE"),
         ("no_choices", "LLM_INCOMPLETE"),
         ("empty", "LLM_EMPTY"),
