@@ -28,10 +28,12 @@ def make_tool_node(
     `{"action": "approve" | "reject" | "edit", "args": {...}}`. Any tool error becomes a
     ToolMessage starting with `Error:` and the model answers from it.
 
-    With an archive every call runs at most once: its result is recorded by `tool_call_id`
-    and reused when LangGraph re-runs the node on resume (several calls in one message,
-    approvals one at a time); a call that was running when the process died is not run
-    again before the user is asked again (`graph.storage.tool_calls`).
+    With an archive every call runs at most once: its result is recorded under the turn,
+    the model step and the call's place in it, besides its `tool_call_id` (`call_key`: a
+    server may name every call `call_1`), and reused when LangGraph re-runs the node on
+    resume (several calls in one message, approvals one at a time); a call that was
+    running when the process died is not run again before the user is asked again
+    (`graph.storage.tool_calls`).
     """
     by_name = {t.name: t for t in tools}
 
@@ -41,8 +43,10 @@ def make_tool_node(
             return {}
         thread = str(state.get("session_id", ""))
         results: list[ToolMessage] = []
-        for call in last.tool_calls:
+        step = _model_steps(state)
+        for position, call in enumerate(last.tool_calls):
             name, call_id = call["name"], call["id"] or ""
+            key = call_key(int(state.get("turn_count", 0)), step, position, call_id)
             args = dict(call["args"])
             decision = "auto"
             tool = by_name.get(name)
@@ -59,7 +63,7 @@ def make_tool_node(
                     "or say that nothing relevant was found."
                 )
             else:
-                record = load_call(archive, thread, call_id) if archive and call_id else None
+                record = load_call(archive, thread, key) if archive else None
                 reason = _outbound_reason(state, results) if name in OUTBOUND else ""
                 if name in approval_required or reason:
                     # interrupt() runs for every approval, done or not: on resume LangGraph
@@ -82,14 +86,14 @@ def make_tool_node(
                 elif decision not in ("auto", "approve", "edit"):
                     content = "Error: the user rejected this call; it was not run."
                 else:
-                    if archive and call_id:
-                        mark_call(archive, thread, call_id, "running", args=args, decision=decision)
+                    if archive:
+                        mark_call(archive, thread, key, "running", args=args, decision=decision)
                     content = _run(tool, args)
-                    if archive and call_id:
+                    if archive:
                         mark_call(
                             archive,
                             thread,
-                            call_id,
+                            key,
                             "done",
                             content=content,
                             args=args,
@@ -107,6 +111,37 @@ def make_tool_node(
         return {"messages": results}
 
     return tool_node
+
+
+def call_key(turn: int, step: int, position: int, call_id: str) -> str:
+    """The key a tool call's record is kept under: turn, model step, place, and its id.
+
+    The id alone is not enough: servers that name every call `call_1` would get an
+    earlier turn's result back, and the call would never run.
+    """
+    return f"{turn}:{step}:{position}:{call_id}"
+
+
+def _model_steps(state: ChatState) -> int:
+    """Which of the turn's model steps asked for the tools being run (1 for the first)."""
+    return sum(
+        1
+        for m in extract_current_turn(state["messages"])
+        if isinstance(m, AIMessage) and m.tool_calls
+    )
+
+
+def pending_call_key(state: ChatState, request: dict[str, Any]) -> str:
+    """The record key of the call an approval request (`interrupt` value) is about.
+
+    The call is found by its id in the step waiting; of two calls with one id in one
+    step (a server that names every call alike), the first waits first.
+    """
+    call_id = str(request.get("tool_call_id", ""))
+    last = state["messages"][-1] if state.get("messages") else None
+    calls = last.tool_calls if isinstance(last, AIMessage) else []
+    position = next((i for i, c in enumerate(calls) if c["id"] == call_id), 0)
+    return call_key(int(state.get("turn_count", 0)), _model_steps(state), position, call_id)
 
 
 OUTBOUND = frozenset({"web_search", "search_wikipedia", "get_weather"})

@@ -76,7 +76,10 @@ def pending_approval(
     pending = approval_in(snapshot.interrupts)
     if pending is None:
         return None
-    record = load_call(app.persistence.archive, thread_id, str(pending.get("tool_call_id", "")))
+    from graph.nodes.tools import pending_call_key
+
+    key = pending_call_key(snapshot.values or {}, pending)  # type: ignore[arg-type]
+    record = load_call(app.persistence.archive, thread_id, key)
     if record is not None and record["status"] == "running":
         pending["may_have_run"] = True
     return pending
