@@ -25,6 +25,21 @@ def is_turn_end(msg: BaseMessage) -> bool:
     return isinstance(msg, AIMessage) and not msg.tool_calls
 
 
+def is_apology(msg: BaseMessage) -> bool:
+    """An AI message that ends a failed turn (it names an error code): not an answer.
+
+    Apologies end their turn like answers do, but are never sent back to a model, never
+    summarized and never a source of facts: they are the app's words, not the
+    conversation's.
+    """
+    return isinstance(msg, AIMessage) and bool(msg.response_metadata.get("error_code"))
+
+
+def without_apologies(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """`messages` less the apologies that closed failed turns."""
+    return [m for m in messages if not is_apology(m)]
+
+
 def turn_open(messages: Sequence[BaseMessage]) -> bool:
     """Whether the last turn has begun and not ended (no answer yet, or a tool step pending)."""
     return bool(messages) and not is_turn_end(messages[-1])
@@ -88,10 +103,13 @@ def user_text(turn: Sequence[BaseMessage]) -> str:
 
 
 def final_answer(turn: Sequence[BaseMessage]) -> str:
-    """The text of a turn's final AI message (the one without tool calls), or ''."""
+    """The text of a turn's final AI message (the one without tool calls), or ''.
+
+    An apology that closed a failed turn is no answer: its turn has ''.
+    """
     for msg in reversed(turn):
         if is_turn_end(msg):
-            return content_text(msg)
+            return "" if is_apology(msg) else content_text(msg)
     return ""
 
 

@@ -23,7 +23,7 @@ from graph.storage.archive import Archive, archive_turns, record_summary_meta
 from graph.storage.facts import facts_in_range, record_facts
 from graph.summarizer import Summarizer, rule_entities
 from graph.times import turn_time
-from graph.turns import original_chars, split_turns
+from graph.turns import original_chars, split_turns, without_apologies
 
 log = logging.getLogger(__name__)
 
@@ -118,12 +118,14 @@ class SummaryRun:
         """Summarize whole turns into `summary_history`, archive them; None on failure."""
         last = first + len(block) - 1
         messages = [m for t in block for m in t]
-        chars = original_chars(messages)
+        # what was said: an apology that closed a failed turn is the app's, not summarized
+        spoken = without_apologies(messages)
+        chars = original_chars(spoken)
         target = int(chars * self.rate)
         try:
             if self.summarizer is None:
                 raise RuntimeError("no summarizer")
-            result = self.summarizer.summarize(messages, target, turn_label=f"{first}-{last}턴")
+            result = self.summarizer.summarize(spoken, target, turn_label=f"{first}-{last}턴")
         except GraphBubbleUp:
             raise
         except Exception as exc:  # noqa: BLE001 - any failure is retried next turn
@@ -160,6 +162,8 @@ class SummaryRun:
                     "input_tokens": result.input_tokens,
                     "output_tokens": result.output_tokens,
                     "summarizer": self.summarizer.name,
+                    "fallback": result.fallback,
+                    "tokens_estimated": result.tokens_estimated,
                     "made_at_turn": self.turn,
                 },
             )
