@@ -35,6 +35,7 @@ from component.summary_panel import render_summary_panel
 from graph.errors import InputError
 from graph.memory import STRATEGIES
 from graph.memory.window import window_summaries
+from graph.nodes.llm import cut_off
 from graph.providers import describe_engine
 from graph.session import (
     ChatApp,
@@ -233,6 +234,9 @@ def main() -> None:
                 on_redo=(lambda text: _redo(app, thread, view.title, text, view.turns[-1][0], lang))
                 if view.turns and not view.resumable
                 else None,
+                on_continue=(lambda: _continue(app, thread, lang))
+                if view.turns and cut_off(view.turns[-1][1][-1]) and not view.pending
+                else None,
                 key=f"{thread}_",
             ),
         )
@@ -423,6 +427,11 @@ def _redo(app: ChatApp, thread: str, title: str, text: str | None, turn: int, la
 def _decide(app: ChatApp, thread: str, action: str, args: dict | None, lang: str) -> None:
     """A button callback: the page redraws from the saved state after it."""
     _finish(app, TurnRequest(thread, kind="resume", action=action, args=args), lang, draw=False)
+
+
+def _continue(app: ChatApp, thread: str, lang: str) -> None:
+    """Go on with the last answer, which was cut off (a button callback)."""
+    _finish(app, TurnRequest(thread, kind="continue"), lang, draw=False)
 
 
 def _retry(app: ChatApp, thread: str, lang: str) -> None:

@@ -11,6 +11,7 @@ import streamlit as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from component.i18n import t
+from graph.nodes.llm import cut_off
 from graph.times import describe_time, message_time
 
 
@@ -26,11 +27,13 @@ class LastTurnActions:
     """What the last turn offers besides copying its answer.
 
     `on_retry` answers an unanswered turn again in place; `on_redo(None)` sends its message
-    again (regenerate) and `on_redo(text)` an edited one (edit and resend).
+    again (regenerate) and `on_redo(text)` an edited one (edit and resend); `on_continue`
+    asks the model to go on with an answer that was cut off.
     """
 
     on_retry: Callable[[], None] | None = None
     on_redo: Callable[[str | None], None] | None = None
+    on_continue: Callable[[], None] | None = None
     key: str = ""
     """Prefixes the widgets' keys (the thread): a branch's edit box starts from its own text."""
 
@@ -86,6 +89,15 @@ def render_turn(
                 code = msg.response_metadata.get("error_code")
                 if code:
                     st.error(t("error_code", lang, code=code), icon="⚠️")
+                cut = cut_off(msg)
+                if cut:  # a partial answer: say so, and offer to go on
+                    st.caption(t(f"cut_off_{cut}", lang))
+                    if actions.on_continue is not None:
+                        st.button(
+                            t("continue", lang),
+                            key=f"continue_{actions.key}{number}",
+                            on_click=actions.on_continue,
+                        )
         if on_retry is not None:
             st.caption(t("unanswered", lang))
             st.button(t("retry", lang), key=f"retry_{number}", on_click=on_retry)

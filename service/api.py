@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graph.errors import CheckpointNotFound, InputError, MessageTooLong
 from graph.memory.stats import summary_stats
+from graph.nodes.llm import cut_off
 from graph.session import (
     ChatApp,
     Event,
@@ -47,7 +48,7 @@ from graph.session import (
     set_thread_strategy,
     threads,
 )
-from graph.session.app import require_thread
+from graph.session.app import require_thread, thread_values
 from graph.session.runner import ApprovalMismatch, check_decision
 from graph.settings import Settings, load_settings
 from graph.storage.persistence import StorageError
@@ -363,6 +364,23 @@ def create_app(
         if not (view.retryable or view.resumable):
             raise Refusal(409, "NOTHING_TO_RETRY", "The last turn has its answer.")
         return _created(_enqueue(svc, TurnRequest(thread_id, kind="retry")))
+
+    @api.post(
+        "/api/sessions/{thread_id}/continue",
+        status_code=202,
+        response_model=JobCreated,
+        dependencies=guarded,
+    )
+    def continue_answer(thread_id: str) -> JobCreated:
+        """Continue the thread's last answer, which was cut off; the text is appended to it."""
+        svc = service()
+        _known(svc, thread_id)
+        _refuse_if_busy(svc, thread_id)
+        with _refusals():
+            messages = thread_values(svc.chat, thread_id).get("messages") or []
+        if not messages or not cut_off(messages[-1]):
+            raise Refusal(409, "NOTHING_TO_CONTINUE", "The last answer was not cut off.")
+        return _created(_enqueue(svc, TurnRequest(thread_id, kind="continue")))
 
     @api.post(
         "/api/sessions/{thread_id}/regenerate",

@@ -7,6 +7,7 @@ each turn the checkpoints older than the thread's last CHECKPOINT_KEEP_TURNS tur
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from graph.errors import (
     TurnCancelled,
     error_record,
 )
-from graph.nodes.llm import fallback_message
+from graph.nodes.llm import TURN_DEADLINE, cut_off, fallback_message
 from graph.session.app import (
     ChatApp,
     approval_in,
@@ -74,6 +75,8 @@ class TurnOutcome:
     refused: str | None = None
     """Set when nothing was saved (an empty or out-of-order message, a busy thread, a
     refused write): why, for the user, whose text goes back to the input."""
+    cut_off: str | None = None
+    """Set when the answer was kept although cut (LLM_TRUNCATED, LLM_TIMEOUT): Continue."""
 
 
 def sent_now(app: ChatApp) -> str:
@@ -263,6 +266,31 @@ def retry_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -
         return _stream(app, thread_id, None, events)
 
 
+def continue_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -> TurnOutcome:
+    """Continue: the model goes on from the last, cut-off answer; the text is appended.
+
+    Same turn, same message. The cut-off answer leaves the state for the llm_node's run (`continuing` carries its
+    text); whatever happens, the node writes it back, longer or as it was.
+    """
+    require_thread(app, thread_id)
+    app.persistence.check_file()
+    config = config_for(thread_id, app.settings)
+    with _lease(app, thread_id):
+        with storage_errors():
+            snapshot = app.graph.get_state(config)
+        messages = list((snapshot.values or {}).get("messages", []))
+        last = messages[-1] if messages else None
+        if snapshot.next or snapshot.interrupts or last is None or not cut_off(last):
+            raise InputError("The last answer was not cut off; there is nothing to continue.")
+        with storage_errors():
+            app.graph.update_state(
+                config,
+                {"messages": [RemoveMessage(id=last.id or "")], "continuing": content_text(last)},
+                as_node="recall_node",
+            )
+        return _stream(app, thread_id, None, events)
+
+
 def _unfinished(turn: list[BaseMessage]) -> list[BaseMessage]:
     """The messages of an unanswered turn that a retry replaces.
 
@@ -345,6 +373,8 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
     was said stays as an unanswered turn (CANCELLED), never lost.
     """
     config = config_for(thread_id, app.settings)
+    # the turn's model calls share one time limit, however steadily a server streams
+    config["configurable"][TURN_DEADLINE] = time.monotonic() + app.settings.turn_timeout_s
     outcome = TurnOutcome()
     last: BaseMessage | None = None
     try:
@@ -408,6 +438,7 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
             last = thread_values(app, thread_id)["messages"][-1]
         outcome.answer = content_text(last)
         outcome.error_code = last.response_metadata.get("error_code")
+        outcome.cut_off = cut_off(last) or None
     return outcome
 
 

@@ -466,3 +466,30 @@ def test_the_next_context_view_shows_each_section_against_its_budget(
     recent = [c.strip() for c in rows["최근 대화 (원문)"].split("|")[2:5]]
     assert recent[1] == "60" and recent[2] == "1"  # the older raw turn left out for it
     assert any("토큰은 토크나이저 없이 추정합니다" in c.value for c in view.caption)
+
+
+def test_a_cut_off_answer_is_shown_with_continue_which_appends_to_it(
+    db: Path, http_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakes import openai_server as oai
+
+    oai.install(http_server, [oai.broken("length"), oai.text("렸지만, 이어서 끝까지 씁니다.")])
+    for name, value in {
+        "CHAT_PROVIDER": "auto",
+        "OPENAI_BASE_URL": f"{http_server.url}/v1",
+        "CHAT_MODEL": "fake-model",
+        "LLM_MAX_RETRIES": "0",
+        "RETRIEVAL_MODE": "keyword",
+    }.items():
+        monkeypatch.setenv(name, value)
+    at = _app()
+    _say(at, "긴 답을 해 줘")
+    assert "이 답은 중간에서 잘" in _texts(at)
+    assert any("LLM_TRUNCATED" in c for c in _texts(at))  # marked cut off, not an apology
+    assert not [e for e in at.error if "오류 코드" in e.value]
+    buttons = [b for b in at.button if (b.key or "").startswith("continue_")]
+    assert len(buttons) == 1
+    buttons[0].click().run()
+    assert not at.exception, at.exception
+    assert "이 답은 중간에서 잘렸지만, 이어서 끝까지 씁니다." in _texts(at)
+    assert not [b for b in at.button if (b.key or "").startswith("continue_")]

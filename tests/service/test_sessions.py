@@ -218,3 +218,47 @@ def test_websocket_needs_the_token_when_set(tmp_path: Path) -> None:
             assert json.loads(ws.recv(timeout=10))["type"] == "connected"
     finally:
         svc.proc.stop()
+
+
+def test_a_cut_off_answer_is_done_with_cut_off_metadata_and_continue_appends(
+    tmp_path: Path, http_server
+) -> None:
+    from tests.fakes import openai_server as oai
+
+    oai.install(http_server, [oai.broken("length"), oai.text("렸지만, 이어서 끝까지 씁니다.")])
+    svc = start_service(
+        tmp_path,
+        CHAT_PROVIDER="auto",
+        OPENAI_BASE_URL=f"{http_server.url}/v1",
+        CHAT_MODEL="fake-model",
+        LLM_MAX_RETRIES="0",
+        RETRIEVAL_MODE="keyword",
+    )
+    try:
+        with svc.client() as client:
+            job = client.post("/chat/jobs", json={"message": "긴 답", "thread_id": "t-cut"}).json()
+            events = sse(client, job["job_id"])
+            check_stream(events)
+            assert "error" not in [e["type"] for e in events]  # an answer, not a failure
+            turn = next(
+                e["metadata"]
+                for e in events
+                if e["type"] == "metadata" and e["metadata"]["kind"] == "turn"
+            )
+            assert turn["status"] == "done" and turn["cut_off"] == "LLM_TRUNCATED"
+            status = client.get(f"/chat/status/{job['job_id']}").json()
+            assert status["status"] == turn["status"]  # the metadata says what the job did
+            more = client.post("/api/sessions/t-cut/continue")
+            assert more.status_code == 202, more.text
+            events = sse(client, more.json()["job_id"])
+            check_stream(events)
+            tokens = "".join(e["content"] for e in events if e["type"] == "token")
+            assert tokens == "렸지만, 이어서 끝까지 씁니다."
+            assert client.get("/api/sessions/t-cut").json()["turn_count"] == 1
+            exported = client.get("/api/sessions/t-cut/export").json()
+            whole = "이 답은 중간에서 잘렸지만, 이어서 끝까지 씁니다."
+            assert whole in json.dumps(exported, ensure_ascii=False)
+            again = client.post("/api/sessions/t-cut/continue")
+            assert again.status_code == 409 and again.json()["code"] == "NOTHING_TO_CONTINUE"
+    finally:
+        svc.proc.stop()
