@@ -70,9 +70,12 @@ def render_card(
         if replaced_by:
             st.caption("↳ " + t("in_digest", lang, start=replaced_by[0], end=replaced_by[-1]))
         if meta:
+            if meta.get("fallback"):  # the model's summary was not used
+                st.caption(t("card_fallback", lang, reason=meta["fallback"]))
             tokens = ""
             if meta.get("input_tokens") is not None:
-                tokens = f" · tokens {meta['input_tokens']}→{meta['output_tokens']}"
+                about = "~" if meta.get("tokens_estimated") else ""
+                tokens = f" · tokens {about}{meta['input_tokens']}→{about}{meta['output_tokens']}"
             st.caption(
                 t(
                     "card_cost",

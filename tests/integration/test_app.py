@@ -493,3 +493,30 @@ def test_a_cut_off_answer_is_shown_with_continue_which_appends_to_it(
     assert not at.exception, at.exception
     assert "이 답은 중간에서 잘렸지만, 이어서 끝까지 씁니다." in _texts(at)
     assert not [b for b in at.button if (b.key or "").startswith("continue_")]
+
+
+def test_a_summary_that_echoes_the_prompt_is_shown_as_replaced_on_its_card(
+    db: Path, http_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakes import openai_server as oai
+
+    def echo(body) -> str:  # a base model says its prompt back
+        return str(body["messages"][-1]["content"]).split("대화:")[0]
+
+    oai.install(http_server, [], summary=echo, default=oai.text("네, 기억해 둘게요."))
+    for name, value in {
+        "CHAT_PROVIDER": "auto",
+        "OPENAI_BASE_URL": f"{http_server.url}/v1",
+        "CHAT_MODEL": "fake-model",
+        "LLM_MAX_RETRIES": "0",
+        "RETRIEVAL_MODE": "keyword",
+    }.items():
+        monkeypatch.setenv(name, value)
+    at = _app()
+    for text in FOUR_TURNS:
+        _say(at, text)
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("↩️") and "repeats the instructions" in c for c in captions)
+    # the card shows the extractive summary of the turns, never the prompt's words
+    assert not [x for x in _texts(at) if "넘기지 마세요" in x]
+    assert any("김하늘" in x for x in _texts(at))
