@@ -61,6 +61,10 @@ _STRINGS: dict[str, dict[str, str]] = {
     "index_mode_hybrid": {"ko": "하이브리드 (키워드 + 벡터)", "en": "hybrid (keyword + vectors)"},
     "index_mode_keyword": {"ko": "키워드만", "en": "keywords only"},
     "index_mode_faiss": {"ko": "벡터만 (FAISS)", "en": "vectors only (FAISS)"},
+    "index_building": {
+        "ko": "벡터 만드는 중 {done}/{total} · 그동안 키워드 검색",
+        "en": "building vectors {done}/{total}; keyword search meanwhile",
+    },
     "doc_kind_faq": {"ko": "FAQ", "en": "FAQ"},
     "doc_kind_guide": {"ko": "안내서", "en": "guide"},
     "doc_steps": {"ko": "절차 있음", "en": "has steps"},

@@ -188,13 +188,24 @@ def render_engine(
             st.markdown(f"✅ `{name}`" if reason is None else f"⛔ `{name}` — {reason}")
 
 
+def index_mode_label(status: Mapping[str, Any], lang: str) -> str:
+    """The search mode in use, or, while a server's vectors are built, how far along.
+
+    "building vectors 40/154; keyword search meanwhile" until the vectors are there.
+    """
+    building = status.get("building")
+    if building:
+        return t("index_building", lang, done=building["done"], total=building["total"])
+    return t(f"index_mode_{status['mode']}", lang)
+
+
 def render_index(status: Mapping[str, Any] | None, lang: str) -> None:
     """The documents' index: its size and search mode, and a warning when it degraded."""
     if status is None:
         return
     if status["degraded"]:
         st.warning(t("index_degraded", lang), icon="⚠️")
-    mode = t(f"index_mode_{status['mode']}", lang)
+    mode = index_mode_label(status, lang)
     with st.expander(f"{t('index', lang)} · {mode}"):  # the search mode in use, at a glance
         st.caption(
             t("index_size", lang, docs=status["documents"], chunks=status["chunks"], mode=mode)

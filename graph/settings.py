@@ -170,6 +170,28 @@ class Settings:
         "Turns whose checkpoints (one after every node) are kept for time travel and forks; "
         "0 keeps all. Older ones are pruned; summaries and the archive are never touched.",
     )
+    embedding_batch: str = _env(
+        "EMBEDDING_BATCH",
+        "16",
+        "Document sections sent to the embeddings server in one request (1 or more). With a "
+        "server, vectors are built batch by batch in the background (keyword search answers "
+        "meanwhile) and kept by content under INDEX_DIR, so a restart or another process "
+        "embeds only what is not there yet.",
+    )
+    embedding_timeout_s: str = _env(
+        "EMBEDDING_TIMEOUT_S",
+        "30",
+        "Seconds one request to the embeddings server (a batch of sections, or a query) may "
+        "take. A failed batch is asked again up to LLM_MAX_RETRIES times, never one the "
+        "server says it does not support.",
+    )
+    embedding_wait_s: str = _env(
+        "EMBEDDING_WAIT_S",
+        "1",
+        "Seconds the page or search that starts building a server's vectors waits for them "
+        "before keyword search answers meanwhile (0: never waits); vectors already kept are "
+        "used at once.",
+    )
 
     # Typed views: the raw fields stay strings so that every value round-trips through
     # the environment unchanged; these parse them once, with a clear error.

@@ -39,17 +39,22 @@ def _embeddings(settings: Settings) -> Embeddings:
     if settings.resolved_provider == "openai":
         from langchain_openai import OpenAIEmbeddings
 
+        from graph.retrieval.vectors import embedding_timeout_s
+
         # check_embedding_ctx_length=False: send the text as it is. With the default, the
         # client first downloads a tiktoken vocabulary to count tokens, which fails on a
         # machine without internet and left every compatible server without embeddings.
         # Sections are far below any embedding model's input limit.
+        # max_retries=0: the index asks a failed batch again itself (graph.retrieval.vectors),
+        # and not when the server says it does not take the request; a failed query
+        # embedding falls back to keyword search for that search alone.
         return OpenAIEmbeddings(
             model=settings.embedding_model,
             check_embedding_ctx_length=False,
             api_key=settings.openai_api_key or "not-needed",  # type: ignore[arg-type]
             base_url=settings.openai_base_url or None,
-            timeout=settings.timeout_s,
-            max_retries=settings.max_retries,
+            timeout=embedding_timeout_s(settings),
+            max_retries=0,
         )
     return HashingEmbeddings()
 
@@ -57,16 +62,25 @@ def _embeddings(settings: Settings) -> Embeddings:
 def open_index(settings: Settings) -> DocumentIndex:
     """The index over `settings.docs_dir`, kept under `settings.index_path`.
 
-    It searches as RETRIEVAL_MODE says; keyword search builds no vectors.
+    It searches as RETRIEVAL_MODE says; keyword search builds no vectors. A server's
+    embeddings are built in the background in batches of EMBEDDING_BATCH and kept by
+    content under the index folder, shared by every process that opens it; offline
+    vectors are built at once. ValueError names a bad embedding setting.
     """
+    from graph.retrieval.vectors import remote_vectors
+
     mode = settings.search_mode
     embeddings = None if mode == "keyword" else _embeddings(settings)
+    remote = None
+    if embeddings is not None and not isinstance(embeddings, HashingEmbeddings):
+        remote = remote_vectors(settings)
     return DocumentIndex(
         Path(settings.docs_dir),
         settings.index_path,
         embeddings,
         mode=mode,
         mix=settings.search_all_mix,
+        remote=remote,
     )
 
 

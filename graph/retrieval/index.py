@@ -3,6 +3,9 @@
 The index lives on disk (chunks, manifest, FAISS vectors) beside the checkpoint database.
 Every search first compares the folder with the manifest (a `stat` per file) and rebuilds
 when a document was added, changed or removed, so new files are found on the next turn.
+Vectors from an embeddings server (`graph.retrieval.vectors`) are built in the background,
+batch by batch into a cache shared by every process; keyword search answers meanwhile.
+Offline (hashing) vectors are instant and built at once, as before.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -22,6 +26,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from graph.retrieval import vectors as served
 from graph.retrieval.chunking import (
     Chunk,
     document_files,
@@ -138,6 +143,7 @@ class DocumentIndex:
         expand: bool = True,
         mode: Mode = "hybrid",
         mix: tuple[int, int] = SEARCH_MIX,
+        remote: served.RemoteVectors | None = None,
     ) -> None:
         self.docs_dir = Path(docs_dir)
         self.mix = mix
@@ -168,12 +174,22 @@ class DocumentIndex:
         self._bm25: object | None = None
         self._faiss: object | None = None
         self._documents: dict[str, dict[str, Any]] | None = None
+        self.remote = remote
+        """With a server's embeddings: vectors built in the background, batched and kept in
+        the index folder's cache (`graph.retrieval.vectors`). None: built at once."""
+        self._generation = 0
+        """Counts builds: a background build of an older one is dropped."""
+        self._job: served.VectorJob | None = None
+        """The vectors being built in the background, until they are installed."""
+        self._vector_problem = ""
+        """Why the background build gave no vectors ('' if it did, or is running)."""
 
     # --- building --------------------------------------------------------------------
 
     def refresh(self) -> bool:
         """Rebuild if documents were added, changed or removed; return True if rebuilt."""
         with self._lock:
+            self._take_vectors()
             current = _manifest(self.docs_dir)
             if current == self._manifest:
                 return False
@@ -187,6 +203,12 @@ class DocumentIndex:
 
     def _build(self, manifest: dict[str, list[int]]) -> None:
         chunks, warnings = load_chunks(self.docs_dir)
+        if self.remote is not None:
+            self._install(chunks, warnings, manifest, None)
+            self._save(None)
+            self._start_vectors()
+            log.info("indexed %d chunks from %d documents", len(chunks), len(manifest))
+            return
         vectors = None
         if self.embeddings is not None and chunks:
             try:
@@ -228,6 +250,9 @@ class DocumentIndex:
             retriever = bm25s.BM25()
             retriever.index(token_lists, show_progress=False)
             self._bm25 = retriever
+        self._install_vectors(vectors)
+
+    def _install_vectors(self, vectors: np.ndarray | None) -> None:
         self._faiss = None
         if vectors is not None and len(vectors):
             import faiss
@@ -235,6 +260,59 @@ class DocumentIndex:
             index = faiss.IndexFlatIP(vectors.shape[1])
             index.add(vectors)
             self._faiss = index
+
+    def _start_vectors(self) -> None:
+        """Build the vectors of the installed chunks from the server, in the background.
+
+        Kept vectors are installed at once; otherwise a thread embeds the rest and this
+        waits `remote.wait_s` at most (a fast server or a small change needs no more).
+        """
+        assert self.remote is not None and self.embeddings is not None
+        self._generation += 1
+        generation = self._generation
+        self._job, self._vector_problem = None, ""
+        if not self._chunks:
+            return
+
+        def finished(_: served.VectorJob) -> None:
+            with self._lock:
+                self._take_vectors()
+
+        self._job = served.start(
+            self.embeddings,
+            [self._searchable(c) for c in self._chunks],
+            self.index_dir,
+            self.remote,
+            cancelled=lambda: generation != self._generation,
+            on_finish=finished,
+        )
+        self._job.finished.wait(self.remote.wait_s)
+        self._take_vectors()
+
+    def _take_vectors(self) -> None:
+        """Install the background build's vectors (or its problem) once it has ended."""
+        job = self._job
+        if job is None or not job.finished.is_set():
+            return
+        self._job = None
+        if job.vectors is not None and len(job.vectors) == len(self._chunks):
+            self._install_vectors(job.vectors)
+            log.info("document vectors ready: %d sections", len(job.vectors))
+        else:
+            self._vector_problem = job.problem or "embeddings stopped; keyword search only"
+
+    def wait_vectors(self, timeout: float | None = None) -> bool:
+        """Wait for the vectors being built in the background; False if `timeout` passed first.
+
+        True at once when none are being built (offline, keyword mode, or already built).
+        """
+        self.refresh()
+        job = self._job
+        if job is not None and not job.finished.wait(timeout):
+            return False
+        with self._lock:
+            self._take_vectors()
+        return True
 
     def _save(self, vectors: np.ndarray | None) -> None:
         try:
@@ -246,9 +324,11 @@ class DocumentIndex:
                 "chunks": [asdict(c) for c in self._chunks],
                 "embeddings": type(self.embeddings).__name__ if self.embeddings else None,
             }
-            (self.index_dir / "index.json").write_text(
-                json.dumps(meta, ensure_ascii=False), "utf-8"
-            )
+            # another process may read it at any time: write a whole file, then swap it in
+            path = self.index_dir / "index.json"
+            temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            temporary.write_text(json.dumps(meta, ensure_ascii=False), "utf-8")
+            os.replace(temporary, path)
             if vectors is not None:
                 np.save(self.index_dir / "vectors.npy", vectors)
         except OSError as exc:  # a read-only disk must not stop search
@@ -269,7 +349,7 @@ class DocumentIndex:
         ):
             return False
         vectors = None
-        if self.embeddings is not None:
+        if self.embeddings is not None and self.remote is None:
             try:
                 vectors = np.load(self.index_dir / "vectors.npy")
             except (OSError, ValueError):
@@ -279,6 +359,8 @@ class DocumentIndex:
         except (KeyError, TypeError):  # written by another version: build it again
             return False
         self._install(chunks, list(meta.get("warnings", [])), manifest, vectors)
+        if self.remote is not None:  # the server's vectors are in the cache, by content
+            self._start_vectors()
         return True
 
     # --- reading ---------------------------------------------------------------------
@@ -309,17 +391,23 @@ class DocumentIndex:
     def status(self) -> dict[str, object]:
         """What the sidebar says of the index: size, search mode, what degraded it, kinds.
 
-        `catalog` lists each document: source, title, doc_type, has_steps, sections. One look at the documents folder (`refresh`) per call: the sidebar asks on every
-        page render.
+        `catalog` lists each document: source, title, doc_type, has_steps, sections.
+        `building` is `{"done": n, "total": m}` sections while a server's vectors are built
+        in the background (keyword search answers meanwhile), else None. One look at the
+        documents folder (`refresh`) per call: the sidebar asks on every page render.
         """
         with self._lock:
             self.refresh()
             chunks = list(self._chunks)
+            job = self._job
+            vectors = self._faiss is not None
+            problems = list(self._warnings)
+            if self._vector_problem:
+                problems.append(self._vector_problem)
+            if self._query_failure:
+                problems.append(self._query_failure)
         wanted = self.embeddings is not None
-        vectors = self._faiss is not None
-        problems = list(self._warnings)
-        if self._query_failure:
-            problems.append(self._query_failure)
+        building = {"done": job.done, "total": job.total} if job is not None else None
         catalog = [
             {
                 "source": source,
@@ -337,7 +425,10 @@ class DocumentIndex:
             "embeddings": type(self.embeddings).__name__ if wanted else None,
             "mode": self.mode if vectors else "keyword",
             "wanted_mode": self.mode,
-            "degraded": wanted and bool(chunks) and (not vectors or bool(self._query_failure)),
+            "degraded": wanted
+            and bool(chunks)
+            and ((not vectors and building is None) or bool(self._query_failure)),
+            "building": building,
             "problems": problems,
         }
 
@@ -550,6 +641,14 @@ class DocumentIndex:
             self._query_failure = (
                 f"query embedding failed ({type(exc).__name__}: {exc}); keyword search only"
             )[:300]
+            return []
+        dimensions = self._faiss.d  # type: ignore[attr-defined]
+        if vector.ndim != 2 or vector.shape[1] != dimensions:
+            why = served.PER_TOKEN if vector.ndim > 2 else f"{vector.shape[-1]} numbers"
+            self._query_failure = (
+                f"query embedding failed ({why}, the documents' vectors have {dimensions}); "
+                "keyword search only"
+            )
             return []
         self._query_failure = ""
         scores, ids = self._faiss.search(vector, min(n, len(self._chunks)))  # type: ignore[attr-defined]
