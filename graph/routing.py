@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import re
-import warnings
 from dataclasses import asdict
 from typing import Any, Literal, NamedTuple
 
@@ -32,17 +31,12 @@ from graph.retrieval.loop import (
 from graph.retrieval.parts import COMPOUND, union_confidence
 from graph.safeguard import mask
 from graph.state import ChatState
+from graph.structured import ask_structured, collect_decisions, decision_records
 from graph.text import asks_the_clock, is_greeting
 from graph.turns import content_text, extract_current_turn
 from prompt import get_prompt
 
 log = logging.getLogger(__name__)
-# langchain-openai serializes a structured response through a field typed None, so pydantic
-# warns on every router call; the decision itself is intact. (A process-wide filter: the
-# scoped `catch_warnings` is not thread-safe, and turns run in worker threads.)
-warnings.filterwarnings(
-    "ignore", message="Pydantic serializer warnings", category=UserWarning, module="pydantic"
-)
 
 Route = Literal["rag", "agent"]
 """The router's two ways; a plain greeting takes a third, `GREETING`, without asking."""
@@ -146,6 +140,9 @@ def make_router_node(
 ) -> Node:
     """router_node: decide rag vs agent for this turn (a plain greeting: neither, no call).
 
+    With a model, one structured decision (`graph.structured.ask_structured`); when no
+    JSON can be had from it, the offline rule decides and `decisions` names the fallback.
+
     When the offline rule ran the retrieval loop to decide, and no model judges in the rag
     node either, the loop's result goes into the state at once and the rag node keeps it.
     """
@@ -154,23 +151,28 @@ def make_router_node(
         question = _question(state)
         if is_greeting(question):  # seed 002's fast path: no router call, no tools
             return {"route": GREETING, "route_reason": GREETING_REASON, **_nothing_retrieved()}
-        decided: tuple[Route, str] | None = None
+        decisions: dict[str, Any] = {}
         if model is not None:
-            try:
-                decision = model.with_structured_output(RouteDecision).invoke(
-                    [SystemMessage(get_prompt("router.system")), HumanMessage(mask(question, {}))]
-                )
-                if isinstance(decision, RouteDecision):
-                    decided = decision.route, decision.reason
-            except Exception as exc:  # noqa: BLE001 - the rule is a sound fallback
-                log.warning("router model failed, using the rule: %s", exc)
-        if decided is not None:
-            return {"route": decided[0], "route_reason": decided[1], **_nothing_retrieved()}
+            answer = ask_structured(
+                model,
+                RouteDecision,
+                [SystemMessage(get_prompt("router.system")), HumanMessage(mask(question, {}))],
+                decision="router",
+            )
+            decisions["decisions"] = [answer.record(int(state.get("turn_count", 0)))]
+            if answer.value is not None:
+                decided = answer.value
+                return {
+                    "route": decided.route,
+                    "route_reason": decided.reason,
+                    **_nothing_retrieved(),
+                    **decisions,
+                }
         rule = rule_route(question, index, rerank=loop)
         found = _nothing_retrieved()
         if rule.ranked is not None and model is None:
             found = _retrieved(rule.ranked)  # found already: the rag node keeps it
-        return {"route": rule.route, "route_reason": rule.reason, **found}
+        return {"route": rule.route, "route_reason": rule.reason, **found, **decisions}
 
     return router_node
 
@@ -180,8 +182,9 @@ def make_rag_node(
 ) -> Node:
     """rag_node: seed 003's retrieval loop; its ranked passages go into the state.
 
-    With a model, each step's rerank and sufficiency judgement is one structured call;
-    without, the rule gives the same JSON. A fallback (nothing relevant, nothing ranked)
+    With a model, each step's rerank and sufficiency judgement is one structured call
+    (`graph.structured`; how each was made goes into `decisions`); without, or when no
+    JSON can be had from the model, the rule gives the same JSON. A fallback (nothing relevant, nothing ranked)
     leaves no passages and says which in `retrieval`. With `loop` off (RETRIEVAL_LOOP),
     one search of three passages, as before the loop.
     """
@@ -204,7 +207,12 @@ def make_rag_node(
                     "absent": index.unknown_words(question),
                 },
             }
-        return _retrieved(run_loop(index, question, judge))
+        with collect_decisions() as made:  # the judge's calls, one a step
+            result = run_loop(index, question, judge)
+        update = _retrieved(result)
+        if made:
+            update["decisions"] = decision_records(made, int(state.get("turn_count", 0)))
+        return update
 
     return rag_node
 

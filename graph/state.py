@@ -30,6 +30,20 @@ SUMMARY_FIELDS = (
 )
 
 
+def this_turn(
+    old: list[dict[str, Any]] | None, new: list[dict[str, Any]] | None
+) -> list[dict[str, Any]]:
+    """Reducer of `decisions`: entries join those of their turn; a later turn's replace them.
+
+    No node has to clear the list first, whichever node runs first in a turn.
+    """
+    old, new = list(old or []), list(new or [])
+    if not new:
+        return old
+    latest = max(int(e.get("turn", 0)) for e in new)
+    return [e for e in old if int(e.get("turn", 0)) >= latest] + new
+
+
 class ChatState(TypedDict, total=False):
     """State of one conversation thread."""
 
@@ -89,6 +103,10 @@ class ChatState(TypedDict, total=False):
     retrieval: dict[str, Any]
     """The retrieval loop of the current turn: outcome, steps (each tool call and the
     judgement after it, seed 003's JSON), menus suggested (see `graph.retrieval.loop`)."""
+    decisions: Annotated[list[dict[str, Any]], this_turn]
+    """The current turn's structured decisions (router, rerank, safeguard, entities): turn,
+    decision, how (json_schema, json_object, text, or rule when the offline rule decided),
+    fallback, and the reason for a fallback (see `graph.structured`)."""
     candidates: list[dict[str, Any]]
     """ANSWER_CANDIDATES above 1: the last model step's candidates: index, score, chosen,
     chars, preview, tool_calls, error (see `graph.nodes.candidates`)."""

@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from pydantic import BaseModel, Field
 
 from graph.safeguard import mask, unmask
+from graph.structured import ask_structured
 from graph.turns import content_text
 from prompt import get_prompt
 
@@ -421,7 +422,11 @@ class LLMSummarizer:
     def entities(
         self, turns: Sequence[Sequence[BaseMessage]], first_turn: int
     ) -> tuple[list[Entity], int]:
-        """Entities from the model (structured output, one call); the rules if it fails."""
+        """Entities from the model (one structured decision, `graph.structured`).
+
+        The rules extract them when no `EntityList` can be had from the model; the count
+        is of the requests made (a refused way of asking is one more, once per server).
+        """
         numbered = "\n".join(
             f"[{first_turn + offset}턴] {format_conversation(turn)}"
             for offset, turn in enumerate(turns)
@@ -429,15 +434,15 @@ class LLMSummarizer:
         mapping: dict[str, str] = {}
         if self.mask_pii:
             numbered = mask(numbered, mapping)
-        try:
-            answer = self.model.with_structured_output(EntityList).invoke(
-                [HumanMessage(content=get_prompt("summary.entities", conversation=numbered))]
-            )
-            if not isinstance(answer, EntityList):
-                raise TypeError(f"expected EntityList, got {type(answer).__name__}")
-        except Exception as exc:  # noqa: BLE001 - the rules are a sound fallback
-            log.warning("entity extraction by the model failed, using the rules: %s", exc)
-            return rule_entities(turns, first_turn), 1
+        asked = ask_structured(
+            self.model,
+            EntityList,
+            [HumanMessage(content=get_prompt("summary.entities", conversation=numbered))],
+            decision="entities",
+        )
+        calls = max(1, asked.requests)
+        if asked.value is None:
+            return rule_entities(turns, first_turn), calls
         last = first_turn + len(turns) - 1
         return [
             {
@@ -445,9 +450,9 @@ class LLMSummarizer:
                 "value": e.value.strip(),
                 "turn": min(last, max(first_turn, e.turn)),
             }
-            for e in answer.entities
+            for e in asked.value.entities
             if e.key.strip() and e.value.strip()
-        ], 1
+        ], calls
 
     def _complete(self, prompt: str, target_chars: int) -> SummaryResult:
         """Ask, hold the answer to the target length, and time it."""

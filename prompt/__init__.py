@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from prompt import rerank, router, safeguard, summary, system
+from prompt import rerank, router, safeguard, structured, summary, system
 
 TEMPLATES: dict[str, str] = {
     "system.base": system.SYSTEM_BASE,
@@ -32,6 +32,7 @@ TEMPLATES: dict[str, str] = {
     "summary.entities": summary.ENTITY_EXTRACTOR,
     "router.system": router.ROUTER_SYSTEM,
     "safeguard.classify": safeguard.SAFEGUARD_CLASSIFIER,
+    "structured.answer": structured.STRUCTURED_ANSWER,
 }
 
 

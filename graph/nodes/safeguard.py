@@ -14,6 +14,7 @@ from graph.nodes.base import Node
 from graph.nodes.llm import fallback_message
 from graph.safeguard import POLICY, SafeguardLabel, classify, mask
 from graph.state import ChatState
+from graph.structured import ask_structured, collect_decisions, decision_records
 from graph.text import is_korean
 from graph.turns import content_text, extract_current_turn, user_text
 from prompt import get_prompt
@@ -40,17 +41,20 @@ SEVERITY = [
 
 
 def model_label(model: BaseChatModel, text: str) -> tuple[SafeguardLabel, str] | None:
-    """The model's label of `text` (PII masked before it is sent), or None if it fails."""
-    try:
-        decision = model.with_structured_output(SafeguardDecision).invoke(
-            [HumanMessage(get_prompt("safeguard.classify", message=mask(text, {})))]
-        )
-    except Exception as exc:  # noqa: BLE001 - the rules still apply
-        log.warning("safeguard model check failed, the rules decide: %s", exc)
+    """The model's label of `text` (PII masked before it is sent), or None if it fails.
+
+    One structured decision (`graph.structured`); None when no `SafeguardDecision` can be
+    had from the model, and the rules decide alone.
+    """
+    answer = ask_structured(
+        model,
+        SafeguardDecision,
+        [HumanMessage(get_prompt("safeguard.classify", message=mask(text, {})))],
+        decision="safeguard",
+    )
+    if answer.value is None:
         return None
-    if not isinstance(decision, SafeguardDecision):
-        return None
-    return SafeguardLabel(decision.label), decision.reason
+    return SafeguardLabel(answer.value.label), answer.value.reason
 
 
 def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
@@ -65,13 +69,15 @@ def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
     def safeguard_node(state: ChatState) -> dict[str, Any]:
         text = user_text(extract_current_turn(state["messages"]))
         label, reasons = classify(text)
-        if model is not None and text:
-            found = model_label(model, text)
-            if found is not None and SEVERITY.index(found[0]) > SEVERITY.index(label):
-                label, reasons = found[0], [f"model: {found[1]}" if found[1] else "model"]
+        with collect_decisions() as made:
+            found = model_label(model, text) if model is not None and text else None
+        if found is not None and SEVERITY.index(found[0]) > SEVERITY.index(label):
+            label, reasons = found[0], [f"model: {found[1]}" if found[1] else "model"]
         update: dict[str, Any] = {
             "safeguard": {"label": label.value, "policy": POLICY[label], "reasons": reasons}
         }
+        if made:  # how the model's label was had, or that the rules decided alone
+            update["decisions"] = decision_records(made, int(state.get("turn_count", 0)))
         if label is SafeguardLabel.HARMFUL:
             code = ErrorCode.SAFEGUARD_BLOCKED
             korean = is_korean(content_text(state["messages"][-1]))

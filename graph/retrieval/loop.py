@@ -305,24 +305,29 @@ def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> 
 
 
 def model_judge(model: BaseChatModel, index: DocumentIndex) -> Judge:
-    """One structured-output call per step; the rule answers if the model fails."""
+    """One structured decision per step (`graph.structured`); the rule answers without one.
+
+    The rule judges when the model fails or no `JudgementSchema` can be read from its
+    answer; the decision is recorded for the turn's `decisions` either way.
+    """
+    from graph.structured import ask_structured
     from prompt import get_prompt
 
     def judge(question: str, passages: Sequence[Hit]) -> Judgement:
         listing = "\n\n".join(
             f"[{i}] {p.source} > {p.heading}\n{p.text}" for i, p in enumerate(passages, 1)
         )
-        try:
-            answer = model.with_structured_output(JudgementSchema).invoke(
-                [
-                    SystemMessage(get_prompt("rerank.system")),
-                    HumanMessage(get_prompt("rerank.user", question=question, passages=listing)),
-                ]
-            )
-        except Exception as exc:  # noqa: BLE001 - the rule is a sound fallback
-            log.warning("rerank model failed, using the rule: %s", exc)
-            return judge_rule(index, question, passages)
-        if not isinstance(answer, JudgementSchema):
+        asked = ask_structured(
+            model,
+            JudgementSchema,
+            [
+                SystemMessage(get_prompt("rerank.system")),
+                HumanMessage(get_prompt("rerank.user", question=question, passages=listing)),
+            ],
+            decision="rerank",
+        )
+        answer = asked.value
+        if answer is None:
             return judge_rule(index, question, passages)
         valid = [i for i in answer.ranked_indices if 1 <= i <= len(passages)]
         return Judgement(

@@ -148,7 +148,11 @@ def check_decision(app: ChatApp, thread_id: str, tool_call_id: str) -> dict[str,
 def turn_metadata(
     app: ChatApp, thread_id: str, outcome: TurnOutcome, events: TurnEvents
 ) -> dict[str, Any]:
-    """The `turn` metadata event: what the turn was, what it cost, how it ended."""
+    """The `turn` metadata event: what the turn was, what it cost, how it ended.
+
+    With structured decisions this turn, `decisions` says how each was made (json_schema,
+    json_object, text or rule) and `fallbacks` names those the offline rule decided.
+    """
     values = thread_values(app, thread_id)
     context = dict(values.get("last_context") or {})
     safeguard = dict(values.get("safeguard") or {})
@@ -165,6 +169,14 @@ def turn_metadata(
         meta["error_code"] = outcome.error_code
     if safeguard.get("label"):
         meta["safeguard_label"] = safeguard["label"]
+    decisions = [
+        {k: v for k, v in d.items() if k != "turn"}
+        for d in values.get("decisions") or []
+        if int(d.get("turn", -1)) == meta["turn"]
+    ]
+    if decisions:  # how each structured decision was made; which fell back to the rule
+        meta["decisions"] = decisions
+        meta["fallbacks"] = list(dict.fromkeys(d["decision"] for d in decisions if d["fallback"]))
     return meta
 
 

@@ -31,6 +31,7 @@ EXPECTED = {
     "summary.entities": {"conversation"},
     "router.system": set(),
     "safeguard.classify": {"message"},
+    "structured.answer": {"schema", "shape", "fields"},
 }
 
 
