@@ -19,6 +19,11 @@ from graph.budgets import Budgets
 ProviderName = Literal["offline", "openai"]
 _T = TypeVar("_T")
 
+DEFAULT_MAX_TOKENS = {"answer": 1024, "summary": 768, "decision": 256}
+"""Most tokens a model writes per call kind unless LLM_MAX_TOKENS says otherwise: enough
+for any answer of a chat turn, a summary of three turns at rate 0.5, and a JSON decision;
+without a limit a local server writes until its context is full."""
+
 MIN_COMPRESSION_RATE = 0.1
 MAX_COMPRESSION_RATE = 0.5
 DEFAULT_COMPRESSION_RATE = 0.3
@@ -50,7 +55,32 @@ class Settings:
         "EMBEDDING_MODEL", "text-embedding-3-small", "Embeddings for FAISS retrieval."
     )
     llm_timeout_s: str = _env("LLM_TIMEOUT_S", "60", "Seconds before a model call gives up.")
-    llm_max_retries: str = _env("LLM_MAX_RETRIES", "2", "Client retries on 429/5xx.")
+    llm_max_retries: str = _env(
+        "LLM_MAX_RETRIES",
+        "2",
+        "Client retries on 429/5xx (never of a request the server says it does not support).",
+    )
+    llm_turn_timeout_s: str = _env(
+        "LLM_TURN_TIMEOUT_S",
+        "300",
+        "Seconds a turn's model calls may take together, however steadily the server streams; "
+        "past it the answer ends with LLM_TIMEOUT and the text so far is kept.",
+    )
+    llm_max_tokens: str = _env(
+        "LLM_MAX_TOKENS",
+        "",
+        "Most tokens a model may write per call kind, e.g. 'answer=1024,summary=768,"
+        "decision=256' (answer: the chat's answers and Continue; summary: summaries, "
+        "digests, memory; decision: router, rerank, safeguard, entities; 0 = no limit). "
+        "Unset kinds keep those defaults.",
+    )
+    llm_system_role: str = _env(
+        "LLM_SYSTEM_ROLE",
+        "auto",
+        "system, user or auto: where the system prompt goes. user folds it into the first "
+        "user message, for chat templates that drop the system role; auto does so when the "
+        "server's /props reports a chat template without one (llama.cpp's server).",
+    )
     db_path: str = _env(
         "CHAT_DB_PATH", ".state/chat.sqlite", "SQLite file for checkpoints and the archive."
     )
@@ -247,6 +277,41 @@ class Settings:
     def max_retries(self) -> int:
         """Client-side retries of one model call."""
         return self._int("llm_max_retries")
+
+    @property
+    def turn_timeout_s(self) -> float:
+        """LLM_TURN_TIMEOUT_S: seconds a turn's model calls may take together."""
+        value = self._float("llm_turn_timeout_s")
+        if value <= 0:
+            raise ValueError(f"LLM_TURN_TIMEOUT_S must be above 0, got {value}")
+        return value
+
+    @property
+    def max_tokens(self) -> dict[str, int]:
+        """LLM_MAX_TOKENS parsed: call kind -> most tokens (0 = no limit)."""
+        limits = dict(DEFAULT_MAX_TOKENS)
+        for entry in filter(None, (e.strip() for e in self.llm_max_tokens.split(","))):
+            kind, _, raw = entry.partition("=")
+            kind = kind.strip()
+            if kind not in limits or not raw.strip().isdigit():
+                raise ValueError(
+                    f"LLM_MAX_TOKENS takes 'kind=count' entries for {', '.join(limits)}, "
+                    f"got {entry!r}"
+                )
+            limits[kind] = int(raw)
+        return limits
+
+    @property
+    def system_role(self) -> Literal["system", "user", "auto"]:
+        """LLM_SYSTEM_ROLE: system, user (folded into the first user message) or auto."""
+        value = self.llm_system_role.strip().lower() or "auto"
+        if value == "system":
+            return "system"
+        if value == "user":
+            return "user"
+        if value == "auto":
+            return "auto"
+        raise ValueError(f"LLM_SYSTEM_ROLE must be system, user or auto, got {value!r}")
 
     @property
     def default_strategy(self) -> str:

@@ -114,3 +114,6 @@ class ChatState(TypedDict, total=False):
     """Archived turns recalled for the current turn: turn, time, score, terms, text."""
     pinned: list[dict[str, Any]]
     """Facts the user pinned, as of the current turn: fact, turn, source."""
+    continuing: str
+    """Continue: the cut-off answer the next model call goes on from ('' otherwise); the
+    llm_node appends the continuation to it and clears this."""

@@ -20,18 +20,27 @@ from graph.errors import ErrorCode, InputError, ThreadBusy
 from graph.memory import STRATEGIES
 from graph.session.app import ChatApp, pending_approval, thread_values
 from graph.session.events import Event, TurnEvents
-from graph.session.turns import TurnOutcome, resume_turn, retry_turn, run_turn
+from graph.session.turns import (
+    TurnOutcome,
+    continue_turn,
+    resume_turn,
+    retry_turn,
+    run_turn,
+)
 from graph.settings import validate_rate
 from graph.storage.persistence import StorageError
 
 log = logging.getLogger(__name__)
 
-RequestKind = Literal["message", "resume", "retry"]
+RequestKind = Literal["message", "resume", "retry", "continue"]
 
 
 @dataclass
 class TurnRequest:
-    """What a job asks for: a new message, a decision on a pending approval, or a retry."""
+    """What a job asks for: a message, an approval's decision, a retry, or Continue.
+
+    Continue: the last answer was cut off, and the model goes on from it.
+    """
 
     thread_id: str
     kind: RequestKind = "message"
@@ -108,6 +117,8 @@ def _run(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnOutcome:
         return resume_turn(app, thread_id, request.action, request.args, events)
     if request.kind == "retry":
         return retry_turn(app, thread_id, events)
+    if request.kind == "continue":
+        return continue_turn(app, thread_id, events)
     keep: dict[str, Any] = {}  # per-thread settings, saved only if the turn is taken
     if request.strategy is not None:
         if request.strategy not in STRATEGIES:
@@ -163,10 +174,12 @@ def turn_metadata(
         "summarized": events.summarized,
         "context_chars": int(context.get("context_chars", 0)),
         "full_chars": int(context.get("full_chars", 0)),
-        "status": "waiting_human" if outcome.pending is not None else "done",
+        "status": job_status(outcome),
     }
     if outcome.error_code:
         meta["error_code"] = outcome.error_code
+    elif outcome.cut_off:  # an answer kept although cut: the job is done, the answer partial
+        meta["error_code"] = meta["cut_off"] = outcome.cut_off
     if safeguard.get("label"):
         meta["safeguard_label"] = safeguard["label"]
     decisions = [
@@ -178,6 +191,15 @@ def turn_metadata(
         meta["decisions"] = decisions
         meta["fallbacks"] = list(dict.fromkeys(d["decision"] for d in decisions if d["fallback"]))
     return meta
+
+
+def job_status(outcome: TurnOutcome) -> str:
+    """The status a job of this outcome ends in (the service's rule, from its events)."""
+    if outcome.pending is not None:
+        return "waiting_human"
+    if outcome.error_code == ErrorCode.CANCELLED.value:
+        return "cancelled"
+    return "failed" if outcome.error_code else "done"
 
 
 _END = object()
