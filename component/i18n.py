@@ -161,6 +161,19 @@ _STRINGS: dict[str, dict[str, str]] = {
     "turn": {"ko": "{n}턴", "en": "Turn {n}"},
     "tool_step": {"ko": "🔧 {name} 호출", "en": "🔧 {name} call"},
     "error_code": {"ko": "오류 코드: {code}", "en": "Error code: {code}"},
+    "cut_off_LLM_TRUNCATED": {
+        "ko": "✂️ 답변이 길이 제한에서 끊겼습니다 (LLM_TRUNCATED). 여기까지가 받은 답입니다.",
+        "en": "✂️ The answer was cut off at the length limit (LLM_TRUNCATED). This is what came.",
+    },
+    "cut_off_LLM_TIMEOUT": {
+        "ko": "⏱️ 답변이 턴의 시간 제한에서 끊겼습니다 (LLM_TIMEOUT). 여기까지가 받은 답입니다.",
+        "en": "⏱️ The answer was cut off at the turn's time limit (LLM_TIMEOUT). This is what came.",
+    },
+    "continue": {"ko": "▶️ 이어서 쓰기", "en": "▶️ Continue"},
+    "card_fallback": {
+        "ko": "↩️ 모델의 요약을 쓰지 않고 추출 요약으로 대신했습니다: {reason}",
+        "en": "↩️ The model's summary was not used; the extractive one stands in: {reason}",
+    },
     "unanswered": {
         "ko": "답하지 못한 턴입니다. 메시지는 저장되어 있습니다.",
         "en": "This turn was not answered. The message is saved.",

@@ -2,23 +2,37 @@
 
 Both land near `target_chars = int(original_chars * compression_rate)`. The extractive one
 is exact by construction (within +-10%, never more than 10% above). The LLM one is asked
-once more with the measured length when it misses by more than 25%, then trimmed at a
-sentence boundary, so `summary_chars` (the length actually stored) never runs away.
+once more when it misses by more than 25%, then trimmed at a sentence boundary, so
+`summary_chars` (the length actually stored) never runs away.
+
+An LLM summary is checked before it is stored (`check_summary`): one that is empty, that
+repeats the instructions (a prompt of this module or the system prompt), that is not in
+the conversation's language, or that stays more than 25% off its target is replaced by
+the extractive summary of the same text, and the result says why (`fallback`).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import string
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from pydantic import BaseModel, Field
 
+from graph.budgets import estimate_tokens
 from graph.safeguard import mask, unmask
 from graph.structured import ask_structured
 from graph.turns import content_text
@@ -67,6 +81,10 @@ class SummaryResult:
     """Prompt tokens reported by the server, when it reports them."""
     output_tokens: int | None = None
     """Completion tokens reported by the server, when it reports them."""
+    tokens_estimated: bool = False
+    """The server reported no usage: the token counts are estimated from the text."""
+    fallback: str = ""
+    """Why the model's summary was not used and the extractive one stands in ('' if it was)."""
 
 
 class Summarizer(Protocol):
@@ -355,56 +373,70 @@ class LLMSummarizer:
         self.mask_pii = mask_pii
         """Mask phone numbers, e-mail, resident registration and card numbers in prompts."""
 
-    def _ask(self, prompt: str, result: SummaryResult) -> str:
+    def _ask(self, prompt: str, result: SummaryResult, instruction: str = "") -> str:
         mapping: dict[str, str] = {}
         if self.mask_pii:  # the summary model is outside the machine: PII stays here
             prompt = mask(prompt, mapping)
-        response = self.model.invoke([HumanMessage(content=prompt)])
+        sent: list[BaseMessage] = [SystemMessage(content=instruction)] if instruction else []
+        response = self.model.invoke([*sent, HumanMessage(content=prompt)])
         result.attempts += 1
+        answer = unmask(content_text(response), mapping).strip().strip('"').strip()
         usage = getattr(response, "usage_metadata", None) or {}
         if usage:
             result.input_tokens = (result.input_tokens or 0) + int(usage.get("input_tokens", 0))
             result.output_tokens = (result.output_tokens or 0) + int(usage.get("output_tokens", 0))
-        return unmask(content_text(response), mapping).strip().strip('"').strip()
+        else:  # the server reported none (llama.cpp ignores include_usage): count the text
+            result.tokens_estimated = True
+            result.input_tokens = (result.input_tokens or 0) + estimate_tokens(instruction + prompt)
+            result.output_tokens = (result.output_tokens or 0) + estimate_tokens(answer)
+        return answer
 
     def _fit(self, text: str, target_chars: int, result: SummaryResult) -> str:
-        if target_chars > 0 and abs(len(text) - target_chars) > target_chars * RETRY_TOLERANCE:
+        if target_chars > 0 and off_target(len(text), target_chars):
+            # the text to rewrite is the user's message, the length an instruction: a
+            # model that copies its input copies the summary, not the instruction
             retry = self._ask(
-                get_prompt(
-                    "summary.retry",
-                    actual_chars=len(text),
-                    target_chars=target_chars,
-                    summary=text,
-                ),
-                result,
+                text, result, instruction=get_prompt("summary.retry", target_chars=target_chars)
             )
             text = retry or text
-        limit = int(target_chars * (1 + RETRY_TOLERANCE))
-        return trim_at_sentence(text, max(limit, 1))
+        limit = max(int(target_chars * (1 + RETRY_TOLERANCE)), 1)
+        fitted = trim_at_sentence(text, limit)
+        if len(text) > limit and off_target(len(fitted), target_chars):
+            fitted = cut_words(text, max(target_chars, 1))  # whole sentences fell too short
+        return fitted
 
     def summarize(
         self, messages: Sequence[BaseMessage], target_chars: int, *, turn_label: str
     ) -> SummaryResult:
         """Summarize a block of turns; raises whatever the model raises."""
+        conversation = format_conversation(messages)
         prompt = get_prompt(
             "summary.generate",
             turn_label=turn_label,
             target_chars=target_chars,
-            conversation=format_conversation(messages),
+            conversation=conversation,
         )
-        return self._complete(prompt, target_chars)
+        return self._complete(
+            prompt,
+            target_chars,
+            conversation,
+            lambda: ExtractiveSummarizer().summarize(messages, target_chars, turn_label=turn_label),
+        )
 
     def merge(
         self, summaries: Sequence[str], target_chars: int, *, turn_label: str
     ) -> SummaryResult:
         """Merge consecutive summaries into one digest of about `target_chars`."""
+        listing = "\n".join(f"- {s}" for s in summaries)
         prompt = get_prompt(
-            "summary.digest",
-            turn_label=turn_label,
-            target_chars=target_chars,
-            summaries="\n".join(f"- {s}" for s in summaries),
+            "summary.digest", turn_label=turn_label, target_chars=target_chars, summaries=listing
         )
-        return self._complete(prompt, target_chars)
+        return self._complete(
+            prompt,
+            target_chars,
+            listing,
+            lambda: ExtractiveSummarizer().merge(summaries, target_chars, turn_label=turn_label),
+        )
 
     def rewrite_memory(
         self, memory: str, summary: str, target_chars: int, *, turn_label: str
@@ -417,7 +449,14 @@ class LLMSummarizer:
             memory=memory,
             summary=summary,
         )
-        return self._complete(prompt, target_chars)
+        return self._complete(
+            prompt,
+            target_chars,
+            f"{memory}\n{summary}",
+            lambda: ExtractiveSummarizer().rewrite_memory(
+                memory, summary, target_chars, turn_label=turn_label
+            ),
+        )
 
     def entities(
         self, turns: Sequence[Sequence[BaseMessage]], first_turn: int
@@ -454,13 +493,96 @@ class LLMSummarizer:
             if e.key.strip() and e.value.strip()
         ], calls
 
-    def _complete(self, prompt: str, target_chars: int) -> SummaryResult:
-        """Ask, hold the answer to the target length, and time it."""
+    def _complete(
+        self,
+        prompt: str,
+        target_chars: int,
+        source: str,
+        extractive: Callable[[], SummaryResult],
+    ) -> SummaryResult:
+        """Ask, hold the answer to the target length, check it, and time it.
+
+        A summary `check_summary` rejects is replaced by `extractive()`, the offline
+        summary of the same text; the result keeps the model calls spent and says why.
+        """
         start = time.perf_counter()
         result = SummaryResult(text="", attempts=0)
         result.text = self._fit(self._ask(prompt, result), target_chars, result)
+        problem = check_summary(result.text, source, target_chars)
+        if problem:
+            log.info("the model's summary was not used (%s); extractive instead", problem)
+            stand_in = extractive()
+            result.text, result.fallback = stand_in.text, problem
         result.elapsed_ms = _ms(start)
         return result
+
+
+def off_target(chars: int, target_chars: int) -> bool:
+    """Whether a summary of `chars` characters misses its target by more than 25%."""
+    return abs(chars - target_chars) > target_chars * RETRY_TOLERANCE
+
+
+ECHO_SHARE = 0.25
+"""A summary more than this share of whose pieces come from the instructions (and not from
+the conversation) repeats the prompt instead of summarizing."""
+_GRAM = 6
+"""Characters per piece (spaces left out) when comparing a summary with the prompts."""
+
+
+def _pieces(text: str) -> set[str]:
+    flat = "".join(text.split())
+    return {flat[i : i + _GRAM] for i in range(max(0, len(flat) - _GRAM + 1))}
+
+
+@lru_cache(maxsize=1)
+def _instruction_pieces() -> frozenset[str]:
+    """The fixed words of every prompt a summary may echo (placeholders left out)."""
+    from prompt import TEMPLATES
+
+    names = [n for n in TEMPLATES if n.startswith(("summary.", "system."))]
+    literal = [
+        part
+        for name in names
+        for part, _, _, _ in string.Formatter().parse(TEMPLATES[name])
+        if part
+    ]
+    return frozenset(p for part in literal for p in _pieces(part))
+
+
+def echo_share(summary: str, source: str) -> float:
+    """The share of the summary's pieces that come from the instructions, not the source."""
+    pieces = _pieces(summary)
+    if not pieces:
+        return 0.0
+    echoed = (pieces & _instruction_pieces()) - _pieces(source)
+    return len(echoed) / len(pieces)
+
+
+def hangul_share(text: str) -> float:
+    """Hangul syllables among the letters of `text` (0 for none, 1 for all)."""
+    hangul = len(_HANGUL.findall(text))
+    latin = len(re.findall(r"[A-Za-z]", text))
+    return hangul / (hangul + latin) if hangul + latin else 0.0
+
+
+def check_summary(summary: str, source: str, target_chars: int) -> str:
+    """Why a model's summary of `source` must not be stored, or '' when it may.
+
+    Empty; repeating the instructions (the summary, retry or system prompt); not in the
+    language of the source (mostly Korean in, hardly any Korean out, or the reverse; a
+    mixed conversation may be summarized in either); or off its target by more than 25%
+    after the retry and the trim.
+    """
+    if not summary.strip():
+        return "empty"
+    if echo_share(summary, source) > ECHO_SHARE:
+        return "repeats the instructions"
+    written, spoken = hangul_share(summary), hangul_share(source)
+    if (spoken >= 0.6 and written < 0.2) or (spoken <= 0.1 and written >= 0.5):
+        return "not in the conversation's language"
+    if target_chars > 0 and off_target(len(summary), target_chars):
+        return f"{len(summary)} characters for a target of {target_chars}"
+    return ""
 
 
 def _ms(start: float) -> float:

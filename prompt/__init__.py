@@ -25,6 +25,7 @@ TEMPLATES: dict[str, str] = {
     "system.entities": system.ENTITIES_HEADER,
     "system.recalled": system.RECALLED_HEADER,
     "system.pinned": system.PINNED_HEADER,
+    "system.continue": system.CONTINUE,
     "summary.generate": summary.SUMMARY_GENERATOR,
     "summary.retry": summary.SUMMARY_RETRY,
     "summary.digest": summary.DIGEST_GENERATOR,

@@ -1,7 +1,12 @@
-"""Prompts of the summarizer: first attempt, one retry with the measured length, digests."""
+"""Prompts of the summarizer: first attempt, one length retry, digests, memory, entities.
+
+The retry is a system instruction with the summary as the user's text: a model that
+copies its input then copies the summary, never an instruction (a small model copied
+the old retry prompt, measured length and all, and it was stored as the summary).
+"""
 
 SUMMARY_GENERATOR = """다음은 사용자와 AI 어시스턴트의 대화 {turn_label}입니다.
-이 대화를 한국어로 요약하세요.
+이 대화를 대화에 쓰인 언어로 요약하세요 (한국어 대화는 한국어로, 영어 대화는 영어로).
 
 규칙:
 - 요약 길이는 공백 포함 약 {target_chars}자입니다. 이 길이를 넘기지 마세요.
@@ -12,11 +17,8 @@ SUMMARY_GENERATOR = """다음은 사용자와 AI 어시스턴트의 대화 {turn
 대화:
 {conversation}"""
 
-SUMMARY_RETRY = """방금 요약은 {actual_chars}자였지만 목표는 {target_chars}자입니다.
-같은 내용을 약 {target_chars}자(공백 포함)로 다시 쓰세요. 요약문만 출력하세요.
-
-방금 요약:
-{summary}"""
+SUMMARY_RETRY = """사용자가 주는 글을 같은 언어로, 공백 포함 약 {target_chars}자로 다시 쓰세요.
+이름, 숫자, 날짜, 금액은 그대로 두고, 다시 쓴 글만 출력하세요."""
 
 DIGEST_GENERATOR = """다음은 같은 대화의 연속된 구간 요약들입니다 ({turn_label}).
 이들을 하나의 상위 요약으로 합치세요.

@@ -42,3 +42,9 @@ RECALLED_HEADER = (
 )
 
 PINNED_HEADER = "\n[고정된 사실]\n사용자가 항상 기억하라고 고정한 사실입니다. 요약에서 빠졌더라도 유효합니다.\n{pinned}"
+
+CONTINUE = (
+    "앞의 답은 길이 제한에서 끊겼습니다. 끊긴 바로 그 자리부터 이어서 쓰세요. 이미 쓴 내용은 "
+    "되풀이하지 말고, 답과 같은 언어로 쓰세요."
+)
+"""Continue: the cut-off answer is the assistant's last message; this is the user's."""

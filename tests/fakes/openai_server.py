@@ -116,11 +116,8 @@ def install(
             return Reply(chunks=stream_text(json.dumps({"label": found, "reason": "fake"})))
         if body.get("response_format"):  # the router's structured decision
             return Reply(chunks=stream_text(json.dumps({"route": "agent", "reason": "small talk"})))
-        if (
-            summary is not None
-            and isinstance(last, str)
-            and ("요약하세요" in last or "다시 쓰세요" in last)
-        ):
+        said = " ".join(str(m.get("content") or "") for m in body["messages"])
+        if summary is not None and isinstance(last, str) and ("요약하세요" in said or "다시 쓰세요" in said):
             return Reply(chunks=stream_text(summary(body)))
         if script:
             return script.pop(0)(body)

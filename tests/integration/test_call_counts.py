@@ -60,7 +60,8 @@ class CountingModel:
         if schema:
             self.calls.append(schema)
             return Reply(chunks=oai.stream_text("{}"))
-        if "요약하세요" in last or "다시 쓰세요" in last:
+        said = " ".join(str(m.get("content") or "") for m in body["messages"])
+        if "요약하세요" in said or "다시 쓰세요" in said:
             self.calls.append("memory")
             return Reply(chunks=oai.stream_text("요약: 사용자는 프로젝트 마감을 말했다."))
         self.calls.append("agent")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from graph.summarizer import ExtractiveSummarizer, LLMSummarizer, trim_at_sentence
 from graph.turns import original_chars
+from prompt import get_prompt
 from tests.fakes.chat import ScriptedModel
 
 KO = [
@@ -75,11 +76,15 @@ def test_llm_summary_within_tolerance_is_kept_as_is() -> None:
     assert "100자" in prompt and "김하늘" in prompt and "calculator" in prompt
 
 
-def test_llm_summary_far_off_is_asked_again_with_the_measured_length() -> None:
+def test_llm_summary_far_off_is_asked_again_with_the_summary_as_the_text() -> None:
     model = ScriptedModel(["나" * 300, "다" * 105])
     result = LLMSummarizer(model).summarize(KO, 100, turn_label="1-3턴")
-    assert result.attempts == 2 and result.text == "다" * 105
-    assert "300자" in model.calls[1][0].content
+    assert result.attempts == 2 and result.text == "다" * 105 and not result.fallback
+    instruction, text = model.calls[1]
+    # the length is an instruction; the user's message is the summary to rewrite, so a
+    # model that copies its input copies the summary, never a prompt
+    assert isinstance(instruction, SystemMessage) and "100자" in instruction.content
+    assert text.content == "나" * 300
 
 
 def test_llm_summary_still_too_long_is_trimmed_at_a_sentence() -> None:
@@ -105,3 +110,56 @@ def test_offline_memory_rewrite_keeps_recent_sentences_first() -> None:
     assert len(result.text) <= 132
     assert "7월 3일" in result.text and "500만원" in result.text
     assert result.attempts == 0
+
+
+def test_a_summary_that_repeats_the_prompt_is_replaced_by_the_extractive_one() -> None:
+    # what a base model gives back: the prompt's own rules, at about the right length
+    target = int(original_chars(KO) * 0.3)
+    rules = get_prompt("summary.generate", turn_label="1-3턴", target_chars=target, conversation="")
+    echo = rules.split("규칙:")[1].strip()[:target]
+    model = ScriptedModel([echo])
+    result = LLMSummarizer(model).summarize(KO, target, turn_label="1-3턴")
+    assert result.fallback == "repeats the instructions"
+    assert result.text == ExtractiveSummarizer().summarize(KO, target, turn_label="").text
+    assert "규칙" not in result.text and "넘기지 마세요" not in result.text
+    assert result.attempts == 1  # the model call it spent is still counted
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        ("", "empty"),
+        ("The user asked for a calculation and got the result of the calculator.", "language"),
+        (
+            "다시 쓴 글만 출력하세요. 이름, 숫자, 날짜, 금액은 그대로 두고 다시 쓰세요.",
+            "instructions",
+        ),
+    ],
+)
+def test_an_empty_foreign_or_echoing_summary_falls_back(reply: str, reason: str) -> None:
+    target = int(original_chars(KO) * 0.3)
+    result = LLMSummarizer(ScriptedModel([reply, reply])).summarize(KO, target, turn_label="1-3턴")
+    assert reason in result.fallback
+    assert result.text and result.text != reply
+
+
+def test_a_good_summary_is_kept_and_its_tokens_estimated_without_usage() -> None:
+    target = int(original_chars(KO) * 0.3)
+    good = ("김하늘 님이 계산기로 예산을 확인했다. " * 10)[:target]
+    result = LLMSummarizer(ScriptedModel([good])).summarize(KO, target, turn_label="1-3턴")
+    assert result.text == good.strip() and not result.fallback
+    # the scripted model reports no usage: the counts are estimated from the text
+    assert result.tokens_estimated and result.input_tokens and result.output_tokens
+
+
+def test_a_summary_in_the_conversations_language_for_english() -> None:
+    english = [
+        HumanMessage("My employee ID is HR-20417 and my birthday is 1988-07-23."),
+        AIMessage("Noted."),
+    ]
+    target = int(original_chars(english) * 0.5)
+    korean = "사용자의 사번은 HR-20417이고 생일은 1988-07-23이다."
+    result = LLMSummarizer(ScriptedModel([korean, korean])).summarize(
+        english, target, turn_label="1턴"
+    )
+    assert result.fallback == "not in the conversation's language"
