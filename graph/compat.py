@@ -88,6 +88,12 @@ def profile_for(base_url: str) -> ServerProfile:
         return _PROFILES.setdefault(key, ServerProfile())
 
 
+def forget_profiles() -> None:
+    """Forget what every server was seen to refuse (tests start each server afresh)."""
+    with _PROFILES_LOCK:
+        _PROFILES.clear()
+
+
 def unsupported(status: int, text: str) -> bool:
     """Whether an error answer says the request is unsupported (retrying cannot help)."""
     if status in _NO_RETRY_STATUS and status not in (408, 409, 429):

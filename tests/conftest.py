@@ -27,6 +27,17 @@ def _no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(key, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _servers_unknown() -> None:
+    """What a server refused is remembered per URL for a process: a test's fake server on
+    a port an earlier test's had used must not inherit it."""
+    from graph.compat import forget_profiles
+    from graph.structured import LEVEL_MEMORY
+
+    forget_profiles()
+    LEVEL_MEMORY.forget()
+
+
 @pytest.fixture
 def http_server() -> Iterator[FakeHTTPServer]:
     server = FakeHTTPServer()

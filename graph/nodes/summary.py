@@ -9,6 +9,7 @@ from graph.memory.run import SummaryRun
 from graph.nodes.base import Node
 from graph.state import ChatState
 from graph.storage.archive import Archive
+from graph.structured import collect_decisions, decision_records
 from graph.summarizer import Summarizer
 
 
@@ -34,7 +35,11 @@ def make_summary_node(
     def summary_node(state: ChatState) -> dict[str, Any]:
         run = SummaryRun(state, summarizer, archive, budget)
         strategy = get_strategy(state.get("strategy"))
-        strategy.update(run, strategy.due(run))
-        return run.result()
+        with collect_decisions() as made:  # entities asked of the model (recursive memory)
+            strategy.update(run, strategy.due(run))
+        update = run.result()
+        if made:
+            update["decisions"] = decision_records(made, run.turn)
+        return update
 
     return summary_node
