@@ -117,7 +117,11 @@ def install(
         if body.get("response_format"):  # the router's structured decision
             return Reply(chunks=stream_text(json.dumps({"route": "agent", "reason": "small talk"})))
         said = " ".join(str(m.get("content") or "") for m in body["messages"])
-        if summary is not None and isinstance(last, str) and ("요약하세요" in said or "다시 쓰세요" in said):
+        if (
+            summary is not None
+            and isinstance(last, str)
+            and ("요약하세요" in said or "다시 쓰세요" in said)
+        ):
             return Reply(chunks=stream_text(summary(body)))
         if script:
             return script.pop(0)(body)

@@ -41,7 +41,6 @@ class CountingModel:
     def handle(self, req: Request) -> Reply:
         body = req.json()
         schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("name", "")
-        last = str(body["messages"][-1]["content"] or "")
         if schema == "RouteDecision":
             self.calls.append("router")
             decision = {"route": self.route, "reason": "fake"}
