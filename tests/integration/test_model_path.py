@@ -279,3 +279,24 @@ def test_a_failed_turn_is_neither_summarized_nor_a_source_of_lost_facts(
         for f in record["facts"]
     ]
     assert "500만원" in facts and not [f for f in facts if "LLM_" in f]
+
+
+def test_a_request_the_server_says_it_does_not_support_is_not_asked_again(
+    http_server: FakeHTTPServer, tmp_path: Path
+) -> None:
+    asked: list[str] = []
+
+    def refuse(req: Request) -> Reply:
+        asked.append(req.path)
+        message = "1 validation error: logit_bias Input should be a valid dictionary"
+        if len(asked) > 1:  # a passing fault is asked again, as the client's retries say
+            message = "the model is loading"
+        return Reply(500, {"error": {"message": message}})
+
+    http_server.route("POST", "/v1/chat/completions", refuse)
+    app = open_app(_settings(http_server, tmp_path, LLM_MAX_RETRIES="2"), tools=[], index=None)
+    thread = new_thread(app)
+    first = run_turn(app, thread, "안녕하세요, 질문이 있어요", turn_count=1, compression_rate=0.3)
+    assert first.error_code == "LLM_SERVER_ERROR" and len(asked) == 1
+    second = run_turn(app, thread, "다시 물어볼게요", turn_count=2, compression_rate=0.3)
+    assert second.error_code == "LLM_SERVER_ERROR" and len(asked) == 1 + 3
