@@ -12,22 +12,36 @@ The code runs under Debian's `bubblewrap` in namespaces of its own:
 - **user**: it runs as `nobody` (uid 65534), never root, so RLIMIT_NPROC binds (at most
   `MAX_PROCESSES` processes, so forks cannot multiply the memory limit past
   `MAX_PROCESSES x memory_mb`); no capabilities, `no_new_privs`.
+- **system calls**: a seccomp filter (`seccomp_filter`, loaded by bwrap's `--seccomp`) makes
+  `unshare`, `setns`, `clone` with any namespace flag, mounting, `ptrace`, keyrings, `bpf`,
+  `perf_event_open`, `userfaultfd`, `io_uring`, module and kexec calls fail with EPERM, and
+  `clone3` (whose flags a filter cannot read) with ENOSYS, so the C library falls back to
+  `clone`. So the code cannot make a user namespace of its own (where it would be root
+  and reach kernel code that `nobody` cannot), nor any other namespace. Everything else
+  is allowed: a deny list, like Flatpak's, not an allow list that any new Python or C
+  library release could break. A system call of another ABI (x32, or an architecture
+  the filter does not know) kills the process.
 - **environment**: only PATH and LANG; the interpreter is the system's `/usr/bin/python3 -I`.
 - limits on address space, CPU, file size, open files; a wall-clock timeout; output capped.
 
 What it needs from the host: `bwrap` (apt package `bubblewrap`) and `/usr/bin/python3`; as
 root, `setpriv` and `prlimit` (util-linux); as another user, unprivileged user namespaces.
-Where they are missing or namespaces cannot be made, `isolation_problem()` says why and
+The filter is built here, without libseccomp, for x86_64 and
+aarch64; on another architecture python_repl is off. Where they are missing or namespaces cannot be made, `isolation_problem()` says why and
 python_repl is not offered (the sidebar shows the reason): never a weaker fallback.
 """
 
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import signal
+import struct
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from graph.tools.base import ToolError
@@ -62,8 +76,114 @@ WORKDIR = "/tmp/python_repl"
 """The code's working directory: empty, in the sandbox's own /tmp."""
 
 
-def sandbox_command(limits: Limits) -> list[str]:
-    """The bubblewrap command line that runs `python3 -I -c PRELUDE` isolated and limited."""
+_DENIED = (
+    "unshare setns mount umount2 pivot_root chroot open_tree move_mount fsopen fsconfig "
+    "fsmount fspick mount_setattr keyctl add_key request_key bpf userfaultfd "
+    "perf_event_open ptrace process_vm_readv process_vm_writev kexec_load kexec_file_load "
+    "init_module finit_module delete_module acct syslog quotactl swapon swapoff reboot "
+    "io_uring_setup io_uring_enter io_uring_register open_by_handle_at name_to_handle_at"
+).split()
+"""System calls that fail with EPERM in the sandbox (besides `clone` with a namespace flag)."""
+
+_SYSCALLS: dict[str, tuple[int, dict[str, int]]] = {
+    # machine -> (AUDIT_ARCH_*, system call numbers from the kernel's unistd headers)
+    "x86_64": (
+        0xC000003E,
+        {
+            "unshare": 272, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
+            "chroot": 161, "open_tree": 428, "move_mount": 429, "fsopen": 430,
+            "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
+            "keyctl": 250, "add_key": 248, "request_key": 249, "bpf": 321,
+            "userfaultfd": 323, "perf_event_open": 298, "ptrace": 101,
+            "process_vm_readv": 310, "process_vm_writev": 311, "kexec_load": 246,
+            "kexec_file_load": 320, "init_module": 175, "finit_module": 313,
+            "delete_module": 176, "acct": 163, "syslog": 103, "quotactl": 179,
+            "swapon": 167, "swapoff": 168, "reboot": 169, "io_uring_setup": 425,
+            "io_uring_enter": 426, "io_uring_register": 427, "open_by_handle_at": 304,
+            "name_to_handle_at": 303, "clone": 56, "clone3": 435,
+        },
+    ),
+    "aarch64": (
+        0xC00000B7,
+        {
+            "unshare": 97, "setns": 268, "mount": 40, "umount2": 39, "pivot_root": 41,
+            "chroot": 51, "open_tree": 428, "move_mount": 429, "fsopen": 430,
+            "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
+            "keyctl": 219, "add_key": 217, "request_key": 218, "bpf": 280,
+            "userfaultfd": 282, "perf_event_open": 241, "ptrace": 117,
+            "process_vm_readv": 270, "process_vm_writev": 271, "kexec_load": 104,
+            "kexec_file_load": 294, "init_module": 105, "finit_module": 273,
+            "delete_module": 106, "acct": 89, "syslog": 116, "quotactl": 60,
+            "swapon": 224, "swapoff": 225, "reboot": 142, "io_uring_setup": 425,
+            "io_uring_enter": 426, "io_uring_register": 427, "open_by_handle_at": 265,
+            "name_to_handle_at": 264, "clone": 220, "clone3": 435,
+        },
+    ),
+}  # fmt: skip
+
+_CLONE_NAMESPACES = 0x7E020000
+"""CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID and NEWNET (clone's low byte is
+the exit signal, so CLONE_NEWTIME, 0x80, can only come through clone3 and unshare)."""
+
+_X32_BIT = 0x40000000
+"""Set in the number of an x32 system call (another ABI on the same x86_64 kernel)."""
+
+# classic BPF, as seccomp takes it (linux/filter.h, linux/seccomp.h)
+_LD_ABS_W, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
+_ALLOW, _KILL, _ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
+_EPERM, _ENOSYS = 1, 38
+_NR, _ARCH, _ARG0 = 0, 4, 16
+"""Offsets in `struct seccomp_data` (the low 32 bits of the first argument, little-endian)."""
+
+
+def seccomp_filter(machine: str | None = None) -> bytes:
+    """The sandbox's seccomp program (an array of `struct sock_filter`) for `machine`.
+
+    Raises `KeyError` for an architecture the filter does not know.
+    """
+    arch, numbers = _SYSCALLS[machine or platform.machine()]
+    # (code, jump-if-true label, jump-if-false label, k); a label is None (next instruction)
+    # or the name of one of the three returns at the end
+    program: list[tuple[int, str | None, str | None, int]] = [
+        (_LD_ABS_W, None, None, _ARCH),
+        (_JEQ, None, "kill", arch),
+        (_LD_ABS_W, None, None, _NR),
+    ]
+    if arch == _SYSCALLS["x86_64"][0]:
+        program.append((_JGE, "kill", None, _X32_BIT))
+    program += [(_JEQ, "eperm", None, numbers[name]) for name in _DENIED]
+    program += [
+        (_JEQ, "enosys", None, numbers["clone3"]),
+        (_JEQ, None, "allow", numbers["clone"]),
+        (_LD_ABS_W, None, None, _ARG0),
+        (_JSET, "eperm", "allow", _CLONE_NAMESPACES),
+    ]
+    returns = {"allow": _ALLOW, "kill": _KILL, "eperm": _ERRNO | _EPERM, "enosys": _ERRNO | _ENOSYS}
+    at = {name: len(program) + i for i, name in enumerate(returns)}
+    out = b""
+    for index, (code, jt, jf, k) in enumerate(program):
+        hops = [0 if label is None else at[label] - index - 1 for label in (jt, jf)]
+        out += struct.pack("=HBBI", code, *hops, k)
+    return out + b"".join(struct.pack("=HBBI", _RET, 0, 0, k) for k in returns.values())
+
+
+@contextmanager
+def _seccomp_fd() -> Iterator[int]:
+    """A file descriptor bwrap reads the filter from (a pipe: the program is under 1 KB)."""
+    read, write = os.pipe()
+    try:
+        os.write(write, seccomp_filter())
+        os.close(write)
+        yield read
+    finally:
+        os.close(read)
+
+
+def sandbox_command(limits: Limits, seccomp_fd: int) -> list[str]:
+    """The bubblewrap command line that runs `python3 -I -c PRELUDE` isolated and limited.
+
+    `seccomp_fd` is a file descriptor to read `seccomp_filter()` from (inherited by bwrap).
+    """
     memory = limits.memory_mb * 1024 * 1024
     cpu = int(limits.timeout_s) + 1
     rlimits = [
@@ -97,6 +217,7 @@ def sandbox_command(limits: Limits) -> list[str]:
         "--tmpfs", "/tmp",
         "--dir", WORKDIR,
         "--chdir", WORKDIR,
+        "--seccomp", str(seccomp_fd),
     ]  # fmt: skip
     if os.geteuid() == 0:
         # root makes the namespaces itself and then becomes a real `nobody`, for whom
@@ -133,14 +254,18 @@ def _probe() -> str | None:
     missing = [path for path in needed if not os.path.exists(path)]
     if missing:
         return f"the sandbox needs {', '.join(missing)}"
+    if platform.machine() not in _SYSCALLS:
+        return f"the sandbox's seccomp filter does not know the architecture {platform.machine()}"
     check = "import os, socket; socket.create_connection(('192.0.2.1', 9), 0.2)"
     try:
-        proc = subprocess.run(  # noqa: S603 - fixed command
-            sandbox_command(Limits(timeout_s=5)),
-            input=f"{check}".encode(),
-            capture_output=True,
-            timeout=10,
-        )
+        with _seccomp_fd() as fd:
+            proc = subprocess.run(  # noqa: S603 - fixed command
+                sandbox_command(Limits(timeout_s=5), fd),
+                input=f"{check}".encode(),
+                capture_output=True,
+                timeout=10,
+                pass_fds=(fd,),
+            )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"the sandbox could not start: {exc}"
     out = (proc.stdout + proc.stderr).decode("utf-8", "replace")
@@ -160,13 +285,15 @@ def run_python(code: str, limits: Limits) -> str:
     if problem is not None:
         raise ToolError(f"python_repl is off: {problem}")
     with tempfile.TemporaryFile() as output:
-        proc = subprocess.Popen(  # noqa: S603 - fixed command, code goes through stdin
-            sandbox_command(limits),
-            stdin=subprocess.PIPE,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        with _seccomp_fd() as fd:
+            proc = subprocess.Popen(  # noqa: S603 - fixed command, code goes through stdin
+                sandbox_command(limits, fd),
+                stdin=subprocess.PIPE,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                pass_fds=(fd,),
+            )
         try:
             proc.communicate(code.encode("utf-8"), timeout=limits.timeout_s)
         except subprocess.TimeoutExpired:

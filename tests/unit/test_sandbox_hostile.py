@@ -243,3 +243,45 @@ def test_output_and_files_are_bounded() -> None:
     assert "MARK" in out and "wrote" not in out
     out = _run("print('y' * 10_000_000)", max_output=100)
     assert len(out) < 400
+
+
+NAMESPACES = {
+    # each prints the call's result and errno; the sandbox must answer -1 (EPERM, or ENOSYS
+    # for clone3, whose flags a seccomp filter cannot read)
+    "unshare(CLONE_NEWUSER)": "print(libc.unshare(0x10000000), ctypes.get_errno())",
+    "unshare(CLONE_NEWNS)": "print(libc.unshare(0x00020000), ctypes.get_errno())",
+    "clone(CLONE_NEWUSER)": "print(libc.syscall(56, 0x10000000 | 17, 0, 0, 0, 0), ctypes.get_errno())",
+    "clone3": "print(libc.syscall(435, 0, 0), ctypes.get_errno())",
+    "setns": "print(libc.setns(os.open('/proc/self/ns/net', os.O_RDONLY), 0), ctypes.get_errno())",
+    "mount a tmpfs": "print(libc.mount(b'none', b'/tmp', b'tmpfs', 0, None), ctypes.get_errno())",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NAMESPACES))
+def test_the_code_cannot_make_namespaces_or_mount(name: str) -> None:
+    code = (
+        "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nprint('MARK')\n"
+        + NAMESPACES[name]
+    )
+    out = _run(code)
+    assert "MARK" in out, out
+    result, errno = out.split("MARK\n")[1].split()[:2]
+    assert result == "-1", out
+    assert errno in ("1", "38"), out  # EPERM, ENOSYS
+
+
+def test_os_unshare_of_a_user_namespace_fails_and_ordinary_work_goes_on() -> None:
+    code = (
+        "import os, subprocess, threading\nprint('MARK')\n"
+        "try:\n"
+        "    os.unshare(os.CLONE_NEWUSER)\n"
+        "    print('unshared')\n"
+        "except (AttributeError, OSError) as e:\n"
+        "    print('refused', type(e).__name__)\n"
+        "t = threading.Thread(target=print, args=('thread ran',))\nt.start()\nt.join()\n"
+        "print(subprocess.run(['echo', 'child ran'], capture_output=True, text=True).stdout)"
+    )
+    out = _run(code)
+    assert "MARK" in out, out
+    assert "unshared" not in out
+    assert "thread ran" in out and "child ran" in out  # clone3's ENOSYS falls back to clone
