@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -244,33 +244,53 @@ def retry_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -
     kept (nothing runs twice), and the turn goes on from recall and the model. A crash
     during the retry leaves the message unanswered again (TURN_INTERRUPTED), never lost.
     """
-    require_thread(app, thread_id)
-    app.persistence.check_file()
-    config = config_for(thread_id, app.settings)
-    with _lease(app, thread_id):
-        with storage_errors():
-            snapshot = app.graph.get_state(config)
-        messages = list((snapshot.values or {}).get("messages", []))
+
+    def prepare(snapshot: StateSnapshot, messages: list[BaseMessage]) -> Change | None:
         if snapshot.next and not snapshot.interrupts and not retryable(messages):
-            # a turn stopped between nodes (a fork taken mid-turn): go on from there
-            return _stream(app, thread_id, None, events)
+            return None  # a turn stopped between nodes (a fork taken mid-turn): go on
         if snapshot.interrupts or not retryable(messages):
             raise InputError("The last turn has its answer; there is nothing to retry.")
         completed, _ = split_turns(messages)  # an apology ends the turn: it is the last one
-        with storage_errors():
-            app.graph.update_state(
-                config,
-                {"messages": [RemoveMessage(id=m.id or "") for m in _unfinished(completed[-1])]},
-                as_node="summary_node",
-            )
-        return _stream(app, thread_id, None, events)
+        removed = [RemoveMessage(id=m.id or "") for m in _unfinished(completed[-1])]
+        return {"messages": removed}, "summary_node"
+
+    return _in_place(app, thread_id, events, prepare)
 
 
 def continue_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -> TurnOutcome:
     """Continue: the model goes on from the last, cut-off answer; the text is appended.
 
-    Same turn, same message. The cut-off answer leaves the state for the llm_node's run (`continuing` carries its
-    text); whatever happens, the node writes it back, longer or as it was.
+    Same turn, same message. The cut-off answer leaves the state for the llm_node's run
+    (`continuing` carries its text); whatever happens, the node writes it back, longer or
+    as it was.
+    """
+
+    def prepare(snapshot: StateSnapshot, messages: list[BaseMessage]) -> Change | None:
+        last = messages[-1] if messages else None
+        if snapshot.next or snapshot.interrupts or last is None or not cut_off(last):
+            raise InputError("The last answer was not cut off; there is nothing to continue.")
+        return {
+            "messages": [RemoveMessage(id=last.id or "")],
+            "continuing": content_text(last),
+        }, "recall_node"
+
+    return _in_place(app, thread_id, events, prepare)
+
+
+Change = tuple[dict[str, Any], str]
+"""A state update and the node it is written as, before a turn goes on in place."""
+
+
+def _in_place(
+    app: ChatApp,
+    thread_id: str,
+    events: TurnEvents | None,
+    prepare: Callable[[StateSnapshot, list[BaseMessage]], Change | None],
+) -> TurnOutcome:
+    """Go on with the thread's last turn in place, under its writer lease.
+
+    `prepare` reads the thread's state and says what to change first (None: nothing), or
+    raises InputError when there is nothing to go on with.
     """
     require_thread(app, thread_id)
     app.persistence.check_file()
@@ -278,16 +298,10 @@ def continue_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None
     with _lease(app, thread_id):
         with storage_errors():
             snapshot = app.graph.get_state(config)
-        messages = list((snapshot.values or {}).get("messages", []))
-        last = messages[-1] if messages else None
-        if snapshot.next or snapshot.interrupts or last is None or not cut_off(last):
-            raise InputError("The last answer was not cut off; there is nothing to continue.")
-        with storage_errors():
-            app.graph.update_state(
-                config,
-                {"messages": [RemoveMessage(id=last.id or "")], "continuing": content_text(last)},
-                as_node="recall_node",
-            )
+        change = prepare(snapshot, list((snapshot.values or {}).get("messages", [])))
+        if change is not None:
+            with storage_errors():
+                app.graph.update_state(config, change[0], as_node=change[1])
         return _stream(app, thread_id, None, events)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.fakes.http_server import FakeHTTPServer, Reply, Request
+from tests.fakes.openai_server import _chunk as chunk
 
 Answer = dict[str, Any]
 """What the model says: {"content": str} or {"tool_calls": [{"name", "arguments"}]}."""
@@ -123,17 +124,6 @@ def install(
 
 def _stream(text: str, calls: list[dict[str, Any]], finish: str) -> Iterator[bytes]:
     """SSE chunks with no usage chunk (stream_options is ignored)."""
-
-    def chunk(delta: dict[str, Any], end: str | None = None) -> bytes:
-        body = {
-            "id": "chatcmpl-llama",
-            "object": "chat.completion.chunk",
-            "created": 0,
-            "model": "local.gguf",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": end}],
-        }
-        return f"data: {json.dumps(body, ensure_ascii=False)}\n\n".encode()
-
     yield chunk({"role": "assistant", "content": ""})
     for i in range(0, len(text), 8):
         yield chunk({"content": text[i : i + 8]})

@@ -468,12 +468,8 @@ def test_the_next_context_view_shows_each_section_against_its_budget(
     assert any("토큰은 토크나이저 없이 추정합니다" in c.value for c in view.caption)
 
 
-def test_a_cut_off_answer_is_shown_with_continue_which_appends_to_it(
-    db: Path, http_server, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from tests.fakes import openai_server as oai
-
-    oai.install(http_server, [oai.broken("length"), oai.text("렸지만, 이어서 끝까지 씁니다.")])
+def _use_model_server(monkeypatch: pytest.MonkeyPatch, http_server) -> None:
+    """The app answers with the fake OpenAI-compatible server (documents: keywords only)."""
     for name, value in {
         "CHAT_PROVIDER": "auto",
         "OPENAI_BASE_URL": f"{http_server.url}/v1",
@@ -482,6 +478,15 @@ def test_a_cut_off_answer_is_shown_with_continue_which_appends_to_it(
         "RETRIEVAL_MODE": "keyword",
     }.items():
         monkeypatch.setenv(name, value)
+
+
+def test_a_cut_off_answer_is_shown_with_continue_which_appends_to_it(
+    db: Path, http_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakes import openai_server as oai
+
+    oai.install(http_server, [oai.broken("length"), oai.text("렸지만, 이어서 끝까지 씁니다.")])
+    _use_model_server(monkeypatch, http_server)
     at = _app()
     _say(at, "긴 답을 해 줘")
     assert "이 답은 중간에서 잘" in _texts(at)
@@ -504,14 +509,7 @@ def test_a_summary_that_echoes_the_prompt_is_shown_as_replaced_on_its_card(
         return str(body["messages"][-1]["content"]).split("대화:")[0]
 
     oai.install(http_server, [], summary=echo, default=oai.text("네, 기억해 둘게요."))
-    for name, value in {
-        "CHAT_PROVIDER": "auto",
-        "OPENAI_BASE_URL": f"{http_server.url}/v1",
-        "CHAT_MODEL": "fake-model",
-        "LLM_MAX_RETRIES": "0",
-        "RETRIEVAL_MODE": "keyword",
-    }.items():
-        monkeypatch.setenv(name, value)
+    _use_model_server(monkeypatch, http_server)
     at = _app()
     for text in FOUR_TURNS:
         _say(at, text)
