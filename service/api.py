@@ -9,7 +9,6 @@ status that says what went wrong (401, 404, 409, 413, 422, 429, 503).
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 import time
@@ -66,7 +65,19 @@ from service.models import (
     Session,
     SessionPatch,
 )
+from service.security import add_same_origin
 from service.settings import ServiceSettings, load_service_settings
+from service.users import (
+    Tokens,
+    Unauthorized,
+    claim,
+    job_owner,
+    may_use,
+    owns,
+    set_caller,
+    thread_owner,
+    visible,
+)
 from service.worker import EmbeddedWorkers
 
 log = logging.getLogger(__name__)
@@ -162,8 +173,12 @@ def create_app(
     def service() -> Service:
         return holder["service"]
 
+    tokens = Tokens.from_settings(config)
+    users_on = tokens.users_on
+
     async def authorized(authorization: str = Header(default="")) -> None:
-        _check_token(config, authorization)
+        # async: the caller it records is seen by the endpoint (a sync one in the pool too)
+        _check_token(tokens, authorization)
 
     # fastapi-offline serves Swagger UI and ReDoc from its own files (FastAPI's default
     # pages load them from a CDN, which a machine with no internet cannot reach)
@@ -177,6 +192,7 @@ def create_app(
         lifespan=lifespan,
     )
     _add_guards(api, config)
+    add_same_origin(api, config)
     guarded = [Depends(authorized)]
 
     # ---- seed 001: jobs and their event stream
@@ -184,7 +200,7 @@ def create_app(
     async def create_job(body: JobRequest) -> JobCreated:
         svc = service()
         args = (svc, body.message, body.thread_id, body.compression_rate, body.strategy)
-        if body.thread_id in svc.known and isinstance(svc.broker, LocalBroker):
+        if body.thread_id in svc.known and isinstance(svc.broker, LocalBroker) and not users_on:
             job = _submit(*args)  # no I/O on this path: no thread hop
         else:
             job = await run_in_threadpool(_submit, *args)
@@ -273,7 +289,7 @@ def create_app(
     @api.get("/api/sessions", response_model=list[Session], dependencies=guarded)
     def sessions() -> list[Session]:
         svc = service()
-        return [_session(svc, record["thread_id"]) for record in threads(svc.chat)]
+        return [_session(svc, r["thread_id"]) for r in threads(svc.chat) if visible(r)]
 
     @api.get("/api/sessions/{thread_id}", response_model=Session, dependencies=guarded)
     def session(thread_id: str) -> Session:
@@ -344,6 +360,7 @@ def create_app(
                 compression_rate=body.compression_rate,
                 title=body.title or "",
             )
+            claim(svc.chat, new)
             view = load_thread(svc.chat, new, recent_turns=0)
         svc.known.add(new)
         return Forked(thread_id=new, forked_from=view.forked_from, resumable=view.resumable)
@@ -401,6 +418,7 @@ def create_app(
             _checked(svc, body.message)
         with _refusals(CheckpointNotFound, 404, "CHECKPOINT_NOT_FOUND"):
             redo = redo_last_turn(svc.chat, thread_id, body.message, turn=body.turn)
+            claim(svc.chat, redo.thread_id)
         svc.known.add(redo.thread_id)
         request = TurnRequest(
             redo.thread_id,
@@ -417,11 +435,14 @@ def create_app(
             "Bearer " + websocket.query_params.get("token", "")
         )
         try:
-            _check_token(config, token)
+            _check_token(tokens, token)
         except Refusal:
             await websocket.close(code=1008, reason="missing or wrong API token")
             return
         svc = service()
+        if not await run_in_threadpool(may_use, svc.chat, thread_id):
+            await _deny(websocket, 404, "SESSION_NOT_FOUND", f"Unknown thread {thread_id!r}.")
+            return
         try:
             svc.take_stream()
         except Refusal as exc:
@@ -441,14 +462,21 @@ def create_app(
 # ---- pieces of the endpoints
 
 
-def _check_token(config: ServiceSettings, authorization: str) -> None:
-    if not config.api_token:
-        return
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(
-        token.strip().encode(), config.api_token.encode()
-    ):
-        raise Refusal(401, "UNAUTHORIZED", "Send `Authorization: Bearer <API_TOKEN>`.")
+def _check_token(tokens: Tokens, authorization: str) -> None:
+    """401 without a known token; else the request's caller is who the token names."""
+    try:
+        set_caller(tokens.identify(authorization))
+    except Unauthorized as exc:
+        raise Refusal(401, "UNAUTHORIZED", str(exc)) from exc
+
+
+async def _deny(websocket: WebSocket, status: int, code: str, message: str) -> None:
+    """Refuse a WebSocket before accepting it: an HTTP answer where the server can send one."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        body = {"code": code, "message": message}
+        await websocket.send_denial_response(JSONResponse(body, status_code=status))
+    else:
+        await websocket.close(code=1008, reason=code)
 
 
 def _seq(raw: str) -> int:
@@ -475,16 +503,28 @@ def _refusals(
 
 def _job_or_404(svc: Service, job_id: str) -> Job:
     job = svc.broker.job(job_id)
-    if job is None:
+    if job is None or not owns(job):
         raise Refusal(404, "JOB_NOT_FOUND", f"No job {job_id!r} (unknown, or expired).")
     return job
 
 
 def _known(svc: Service, thread_id: str) -> None:
+    """404 for an unknown thread, and for another user's, which it must not tell apart."""
     try:
-        require_thread(svc.chat, thread_id)
+        record = require_thread(svc.chat, thread_id)
     except InputError as exc:
         raise Refusal(404, "SESSION_NOT_FOUND", str(exc)) from exc
+    if not visible(record):
+        raise Refusal(404, "SESSION_NOT_FOUND", f"Unknown thread {thread_id!r}.")
+
+
+def _own_thread(svc: Service, thread_id: str | None) -> str:
+    """The thread to talk in, made for the caller when new; 404 when another user's."""
+    with _refusals():
+        thread = ensure_thread(svc.chat, thread_id, thread_owner())
+    if not may_use(svc.chat, thread):
+        raise Refusal(404, "SESSION_NOT_FOUND", f"Unknown thread {thread!r}.")
+    return thread
 
 
 def _checked(svc: Service, message: str) -> str:
@@ -505,9 +545,8 @@ def _submit(
     strategy: str | None,
 ) -> Job:
     text = _checked(svc, message)
-    if thread_id is None or thread_id not in svc.known:
-        with _refusals():
-            thread_id = ensure_thread(svc.chat, thread_id)
+    if thread_id is None or thread_id not in svc.known or not may_use(svc.chat, thread_id):
+        thread_id = _own_thread(svc, thread_id)
         svc.known.add(thread_id)
     thread = thread_id
     request = TurnRequest(
@@ -522,7 +561,7 @@ def _submit(
 
 def _enqueue(svc: Service, request: TurnRequest) -> Job:
     """A new job for `request`, queued behind any other of its thread."""
-    job = Job.new(request.thread_id, request.as_dict())
+    job = Job.new(request.thread_id, request.as_dict(), job_owner())
     svc.broker.submit(job)
     return job
 
@@ -545,8 +584,7 @@ def _refuse_if_busy(svc: Service, thread_id: str) -> None:
 def _thread_for_chat(svc: Service, thread_id: str | None, message: str) -> str:
     """POST /chat answers at once or refuses: 409 when the thread is busy or waiting."""
     _checked(svc, message)
-    with _refusals():
-        thread = ensure_thread(svc.chat, thread_id)
+    thread = _own_thread(svc, thread_id)
     svc.known.add(thread)
     _refuse_if_busy(svc, thread)
     pending = pending_approval(svc.chat, thread)
@@ -579,7 +617,7 @@ def _decide(svc: Service, thread_id: str, body: Decision) -> tuple[Job, int]:
     )
     job = _unpark(svc, thread_id)
     if job is None:  # paused outside the service (the app), or before it restarted
-        job = Job.new(thread_id, request.as_dict())
+        job = Job.new(thread_id, request.as_dict(), job_owner())
     else:  # the same job goes on: a new run, not a re-run after a worker died
         job.request, job.status, job.attempts = request.as_dict(), "queued", 0
     after = svc.broker.last_seq(job.job_id)
@@ -716,7 +754,7 @@ def _session(svc: Service, thread_id: str) -> Session:
 
 async def _converse(svc: Service, websocket: WebSocket, thread_id: str) -> None:
     """Seed 004's WebSocket conversation on one thread."""
-    thread = await run_in_threadpool(ensure_thread, svc.chat, thread_id)
+    thread = await run_in_threadpool(_own_thread, svc, thread_id)
     await websocket.send_json({"type": "connected", "thread_id": thread})
     while True:
         incoming = await websocket.receive_json()

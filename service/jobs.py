@@ -42,12 +42,18 @@ class Job:
     turn_before: int | None = None
     """The thread's turn count when the job first ran (to tell what a dead worker saved)."""
     created_at: float = field(default_factory=time.time)
+    user_id: str = "default"
+    """Who asked for it (seed 001's `user_id`): only they see its status and stream."""
 
     @classmethod
-    def new(cls, thread_id: str, request: dict[str, Any]) -> Job:
+    def new(cls, thread_id: str, request: dict[str, Any], user_id: str = "default") -> Job:
         """A queued job with fresh ids."""
         return cls(
-            job_id=uuid.uuid4().hex, trace_id=uuid.uuid4().hex, thread_id=thread_id, request=request
+            job_id=uuid.uuid4().hex,
+            trace_id=uuid.uuid4().hex,
+            thread_id=thread_id,
+            request=request,
+            user_id=user_id,
         )
 
     def as_dict(self) -> dict[str, Any]:

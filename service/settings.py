@@ -21,6 +21,25 @@ class ServiceSettings:
     api_token: str = env_field(
         "API_TOKEN", "", "When set, every request needs `Authorization: Bearer <token>`."
     )
+    users_file: str = env_field(
+        "USERS_FILE",
+        "",
+        "When set, a JSON-lines file of users and their token hashes "
+        "(`python -m service.users add <user_id>`): each request's token says who calls, "
+        "and a user sees only their own threads and jobs.",
+    )
+    allowed_hosts: str = env_field(
+        "ALLOWED_HOSTS",
+        "",
+        "Comma-separated host names the API answers to besides localhost, 127.0.0.1 and "
+        "[::1] (any port); any other `Host` header is refused (403), against DNS rebinding.",
+    )
+    allowed_origins: str = env_field(
+        "ALLOWED_ORIGINS",
+        "",
+        "Comma-separated origins (`https://chat.example.com`) whose pages may use the "
+        "WebSocket and the state-changing requests, besides the API's own origin.",
+    )
     redis_url: str = env_field(
         "REDIS_URL",
         "",

@@ -75,24 +75,25 @@ class ThreadView:
     """The raw checkpointed values, for export and the next-context preview."""
 
 
-def new_thread(app: ChatApp, title: str = "") -> str:
-    """Create an empty thread and return its id."""
+def new_thread(app: ChatApp, title: str = "", owner: str = "") -> str:
+    """Create an empty thread (of `owner`, when the service's user made it); return its id."""
     thread_id = f"session_{uuid.uuid4().hex[:12]}"
-    register_thread(app.persistence.archive, thread_id, title)
+    register_thread(app.persistence.archive, thread_id, title, owner)
     return thread_id
 
 
-def ensure_thread(app: ChatApp, thread_id: str | None) -> str:
+def ensure_thread(app: ChatApp, thread_id: str | None, owner: str = "") -> str:
     """The id of a thread to talk in: a new one for None, and one made under a new id.
 
     API clients may choose their own ids (seed 004: a session is created when it does not
-    exist); a malformed id is an InputError.
+    exist); a malformed id is an InputError. A thread made here records `owner` (the
+    service's user); an existing one keeps its own, which the caller checks.
     """
     if thread_id is None:
-        return new_thread(app)
+        return new_thread(app, owner=owner)
     check_thread_id(thread_id)
     with storage_errors():
-        register_thread(app.persistence.archive, thread_id)
+        register_thread(app.persistence.archive, thread_id, owner=owner)
     return thread_id
 
 

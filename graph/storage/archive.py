@@ -281,13 +281,22 @@ def checkpoint_tables(conn: Connection) -> tuple[str, ...]:
     return ("checkpoints", writes, "checkpoint_blobs")
 
 
-def register_thread(archive: Archive, thread_id: str, title: str = "") -> dict[str, Any]:
-    """Add a thread to the list (idempotent) and return its record."""
+def register_thread(
+    archive: Archive, thread_id: str, title: str = "", owner: str = ""
+) -> dict[str, Any]:
+    """Add a thread to the list (idempotent) and return its record.
+
+    `owner` (the service's user who made it) is written with the record, in the same
+    statement, so no other caller ever sees the new thread without it; an existing
+    thread keeps the owner it has.
+    """
     record = get_thread(archive, thread_id)
     if record is not None:
         return record
     now = time.time()
     record = {"thread_id": thread_id, "title": title, "created_at": now, "updated_at": now}
+    if owner:
+        record["owner"] = owner
     archive.execute(
         "INSERT INTO chat_threads (thread_id, created_at, record) VALUES (?, ?, ?) "
         "ON CONFLICT DO NOTHING",
