@@ -128,7 +128,7 @@ class Tokens:
 
     api_token: str = ""
     users_file: Path | None = None
-    _stamp: tuple[int, int] | None = field(default=None, repr=False)
+    _stamp: tuple[int, int, int] | None = field(default=None, repr=False)
     _by_hash: dict[str, str] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -147,7 +147,8 @@ class Tokens:
             return {}
         try:
             stat = self.users_file.stat()
-            stamp: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+            # every write is a new file (os.replace): a new inode even within one mtime tick
+            stamp: tuple[int, int, int] | None = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         except FileNotFoundError:
             stamp = None
         if stamp != self._stamp:
