@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from enum import StrEnum
 
 
@@ -29,6 +30,8 @@ class ErrorCode(StrEnum):
     """The provider withheld the answer (finish_reason=content_filter)."""
     STORAGE_ERROR = "STORAGE_ERROR"
     """The message was saved but the answer could not be: the turn stays, unanswered."""
+    STORAGE_CORRUPT = "STORAGE_CORRUPT"
+    """A stored value is damaged (its checksum does not match, or it cannot be decoded)."""
     TURN_INTERRUPTED = "TURN_INTERRUPTED"
     """The turn never finished (a crash or a kill mid-turn); closed when the thread was next used."""
     CANCELLED = "CANCELLED"
@@ -77,3 +80,15 @@ class ThreadBusy(InputError):
     """Another turn of the thread is running (maybe in another process); try again shortly."""
 
     code = ErrorCode.THREAD_BUSY
+
+
+class StorageCorrupt(sqlite3.DatabaseError):
+    """A stored value is damaged: its checksum does not match, or it does not decode.
+
+    Raised where the value is read, naming it, instead of a zlib, zstd or deserializer
+    error. A `sqlite3.DatabaseError` (what SQLite itself raises for a damaged page), so
+    every caller that already handles a failing database (`DB_ERRORS`, on either engine)
+    handles it: housekeeping after a turn logs it, recall goes on without it.
+    """
+
+    code = ErrorCode.STORAGE_CORRUPT

@@ -25,8 +25,9 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from graph.errors import StorageCorrupt
 from graph.storage.db import DB_ERRORS, Connection, lock_thread, tables
-from graph.storage.packing import dump, pack_json, pack_text, unpack_json, unpack_text
+from graph.storage.packing import dump, loads, pack_json, pack_text, unpack_json, unpack_text
 
 log = logging.getLogger(__name__)
 
@@ -108,13 +109,21 @@ class Block:
         return parts[name]
 
     @classmethod
-    def load(cls, stored: bytes | memoryview, parts: str = "cfstx") -> Block:
-        """A block as `pack` stored it, with the `parts` named (all by default)."""
-        lines = unpack_text(stored).split("\n", len(PARTS) - 1)
+    def load(
+        cls, stored: bytes | memoryview, parts: str = "cfstx", what: str = "a packed block"
+    ) -> Block:
+        """A block as `pack` stored it, with the `parts` named (all by default).
+
+        Raises:
+            StorageCorrupt: the block is damaged; `what` names it.
+        """
+        lines = unpack_text(stored, what).split("\n", len(PARTS) - 1)
         if len(lines) == len(PARTS) - 1:  # packed by version 8: no statistics
             lines.append("[]")
+        if len(lines) != len(PARTS):
+            raise StorageCorrupt(f"{what} is damaged: {len(lines)} parts, not {len(PARTS)}")
         return cls(
-            {p: json.loads(line) for p, line in zip(PARTS, lines, strict=True) if p in parts}
+            {p: loads(line, what) for p, line in zip(PARTS, lines, strict=True) if p in parts}
         )
 
     def pack(self) -> bytes:
@@ -143,8 +152,16 @@ def _read(
             f"AND first_turn IN {_in(chunk)}",
             (thread_id, *chunk),
         ).fetchall()
-        out.update((int(start), Block.load(packed, parts)) for start, packed in rows)
+        out.update(
+            (int(start), Block.load(packed, parts, _named(thread_id, int(start))))
+            for start, packed in rows
+        )
     return out
+
+
+def _named(thread_id: str, start: int) -> str:
+    """A packed block as an error names it."""
+    return f"the packed turns {start}-{start + BLOCK_TURNS - 1} of thread {thread_id}"
 
 
 def _all(
@@ -155,11 +172,11 @@ def _all(
     `parts` as for `Block.load`.
     """
     rows = conn.execute(
-        "SELECT turns FROM archive_blocks WHERE thread_id = ? AND first_turn BETWEEN ? AND ? "
-        "ORDER BY first_turn",
+        "SELECT first_turn, turns FROM archive_blocks WHERE thread_id = ? "
+        "AND first_turn BETWEEN ? AND ? ORDER BY first_turn",
         (thread_id, block_start(first), last),
     ).fetchall()
-    return [Block.load(row[0], parts) for row in rows]
+    return [Block.load(packed, parts, _named(thread_id, int(start))) for start, packed in rows]
 
 
 def _save(conn: Connection, thread_id: str, start: int, block: Block) -> None:
@@ -304,6 +321,9 @@ def seal(conn: Connection, thread_id: str, start: int, lock: bool = True) -> boo
         lock_thread(conn, thread_id)
     try:
         gathered = _gather(conn, thread_id, start)
+    except StorageCorrupt as exc:  # a damaged row (a DB error by type, but not the database's)
+        log.warning("block %d of thread %s left unpacked: %s", start, thread_id, exc)
+        return False
     except DB_ERRORS:
         raise
     except Exception as exc:  # noqa: BLE001 - a row that cannot be read: leave them all

@@ -19,18 +19,19 @@ outside the graph, `fork` for a forked thread's first checkpoint), `turn`,
 arrival (in that turn's pack), so a fork from any listed checkpoint works.
 
 Checkpoints written by earlier versions (the whole state in the row before schema version 4,
-every value as a blob in versions 4 and 5) are read as before.
+every value as a blob in versions 4 and 5) are read as before. From schema 11 a compressed
+value carries a checksum (`graph.storage.zdict.with_checksum`); a damaged value, with a
+checksum or without, is named as `StorageCorrupt` where it is read.
 """
 
 from __future__ import annotations
 
 import builtins
-import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableConfig
@@ -45,6 +46,7 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from graph.errors import StorageCorrupt
 from graph.storage.history_packs import (
     PACKS_TABLE,
     Execute,
@@ -52,7 +54,10 @@ from graph.storage.history_packs import (
     Serialized,
     checkpoint_config,
 )
-from graph.storage.zdict import inflate, zcompress, zdecompress
+from graph.storage.packing import loads
+from graph.storage.zdict import DECODE_ERRORS, checked, inflate, zcompress, zdecompress
+
+T = TypeVar("T")
 
 COMPRESS_FROM = 32
 """Serialized values from this many bytes on are compressed (smaller ones would not gain)."""
@@ -133,17 +138,60 @@ class CompressedSerializer(SerializerProtocol):
         return type_, data
 
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
-        """Decompress if compressed, then deserialize."""
-        return self.inner.loads_typed(raw_value(*data))
+        """Decompress if compressed (checking its checksum), then deserialize.
+
+        Raises:
+            StorageCorrupt: the value is damaged (never a zstd, zlib or msgpack error).
+        """
+        type_, raw = raw_value(*data)
+        try:
+            return self.inner.loads_typed((type_, raw))
+        except _MISREAD as exc:
+            # bytes that decompressed (a value without a checksum) but are not what was
+            # written: whatever the deserializer makes of them is damage, named here
+            raise StorageCorrupt(f"a checkpoint value ({type_}) is damaged: {exc}") from exc
 
 
-def raw_value(type_: str, blob: bytes) -> tuple[str, bytes]:
-    """A stored value's serializer type and bytes, decompressed."""
+_MISREAD: tuple[type[Exception], ...] = (
+    *DECODE_ERRORS,
+    TypeError,
+    KeyError,
+    AttributeError,
+    ImportError,
+)
+"""What deserializing bytes that are not what was written raises."""
+
+
+_METADATA = "a checkpoint's metadata"
+
+
+def raw_value(type_: str, blob: bytes, what: str = "a checkpoint value") -> tuple[str, bytes]:
+    """A stored value's serializer type and bytes, decompressed.
+
+    Raises:
+        StorageCorrupt: the value is damaged; `what` names it.
+    """
     if type_.endswith(_ZS):
-        return type_[: -len(_ZS)], zdecompress(blob)
+        return type_[: -len(_ZS)], zdecompress(bytes(blob), what)
     if type_.endswith(_Z):
-        return type_[: -len(_Z)], inflate(blob)
+        return type_[: -len(_Z)], checked(bytes(blob), inflate, what)
     return type_, bytes(blob)
+
+
+def _named(config: RunnableConfig, read: Callable[[], T]) -> T:
+    """`read()`, LangGraph's own reading of checkpoint rows, with damage named.
+
+    Raises:
+        StorageCorrupt: a row's metadata or checkpoint does not decode.
+    """
+    try:
+        return read()
+    except StorageCorrupt as exc:
+        thread = config.get("configurable", {}).get("thread_id")
+        raise StorageCorrupt(f"thread {thread}: {exc}") from exc
+    except _MISREAD as exc:
+        thread = config.get("configurable", {}).get("thread_id")
+        raise StorageCorrupt(f"thread {thread}: a checkpoint row is damaged: {exc}") from exc
 
 
 def _pairs(count: int) -> str:
@@ -450,7 +498,7 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
                     "checkpoint_id": checkpoint_id,
                     "parent_id": parent,
                     "ts": checkpoint.get("ts"),
-                    "metadata": json.loads(metadata) if metadata else {},
+                    "metadata": loads(metadata, _METADATA) if metadata else {},
                     "pending_approval": checkpoint_id in paused,
                 }
             )
@@ -477,7 +525,7 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
         is not found (None), and the newest one is read again (pruning never takes it).
         """
         for _ in range(3):
-            found = SqliteSaver.get_tuple(self, config)
+            found = _named(config, lambda: SqliteSaver.get_tuple(self, config))
             if found is None:
                 return None
             filled = self._filled(found)
@@ -530,7 +578,7 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
             out[checkpoint_id] = CheckpointTuple(
                 config=checkpoint_config(thread_id, "", checkpoint_id),
                 checkpoint=cast(Checkpoint, checkpoint),
-                metadata=json.loads(metadata) if metadata else {},
+                metadata=loads(metadata, _METADATA) if metadata else {},
                 parent_config=checkpoint_config(thread_id, "", parent) if parent else None,
                 pending_writes=[],
             )
@@ -543,7 +591,10 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
         before: RunnableConfig | None,
     ) -> builtins.list[CheckpointTuple]:
         # read all rows first: the base class holds the connection's lock while it yields
-        rows = builtins.list(SqliteSaver.list(self, config, filter=filter, before=before))
+        rows = _named(
+            config or {},
+            lambda: builtins.list(SqliteSaver.list(self, config, filter=filter, before=before)),
+        )
         filled = (self._filled(found) for found in rows)
         return [f for f in filled if f is not None]  # None: pruned while it was read
 
@@ -564,7 +615,13 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
             return None  # some of its values were pruned after its row was read
         for channel, _, type_, blob in rows:
             if type_ != "empty":
-                values[channel] = self.serde.loads_typed((type_, blob))
+                try:
+                    values[channel] = self.serde.loads_typed((type_, blob))
+                except StorageCorrupt as exc:
+                    raise StorageCorrupt(
+                        f"thread {configurable['thread_id']}, checkpoint "
+                        f"{checkpoint['id']}, channel {channel}: {exc}"
+                    ) from exc
         return found._replace(checkpoint={**checkpoint, "channel_values": values})
 
     def _read(self, sql: str, params: Sequence[Any]) -> builtins.list[tuple[Any, ...]]:
@@ -611,7 +668,7 @@ class ChatSaver(HistoryPacks, ChatMetadata, SqliteSaver):
                 (thread_id,),
             ).fetchall()
         return [
-            checkpoint_row(checkpoint_id, json.loads(metadata) if metadata else {}, parent)
+            checkpoint_row(checkpoint_id, loads(metadata, _METADATA) if metadata else {}, parent)
             for checkpoint_id, metadata, parent in rows
         ]
 

@@ -13,7 +13,9 @@ a pack costs about what its turn changed (1.5-2 KB, where a pack alone is 6-7 KB
 oldest kept pack is stored alone (`base_turn` NULL): when the pack it was compressed
 against is dropped, it is compressed again without it. Reading a pack inflates the
 packs from the oldest kept one up to it (at most CHECKPOINT_KEEP_TURNS, each well under
-a millisecond).
+a millisecond). From schema 11 a pack carries the CRC-32 of its raw bytes
+(`graph.storage.zdict.with_checksum`): a damaged pack is left out by name, with those
+built on it, never read as other checkpoints.
 
 The live tables keep the newest turn's checkpoints and the checkpoint its arrival was
 saved on (its base), with the values they use, so what a turn reads and writes on its
@@ -48,6 +50,10 @@ from langgraph.checkpoint.base import (
     SerializerProtocol,
     get_checkpoint_id,
 )
+
+from graph.errors import StorageCorrupt
+from graph.storage.packing import loads
+from graph.storage.zdict import checked, with_checksum
 
 if TYPE_CHECKING:
     from graph.storage.checkpointer import CheckpointRow
@@ -149,15 +155,43 @@ def encode_pack(serde: SerializerProtocol, found: Sequence[CheckpointTuple]) -> 
 
 
 def pack_listing(raw: bytes) -> list[dict[str, Any]]:
-    """The listing of a raw pack: each checkpoint's id, parent, ts and metadata."""
+    """The listing of a raw pack: each checkpoint's id, parent, ts and metadata.
+
+    Raises:
+        StorageCorrupt: the listing cannot be read (a pack of schema 9 or 10, which has
+            no checksum, damaged).
+    """
     size = int.from_bytes(raw[:_HEAD], "big")
-    return list(json.loads(raw[_HEAD : _HEAD + size]))
+    try:
+        listing = json.loads(raw[_HEAD : _HEAD + size])
+    except ValueError as exc:
+        raise StorageCorrupt(f"a pack of checkpoints is damaged: {exc}") from exc
+    if not isinstance(listing, list):
+        raise StorageCorrupt("a pack of checkpoints is damaged: its listing is not a list")
+    return listing
 
 
 def decode_pack(
     serde: SerializerProtocol, thread_id: str, ns: str, raw: bytes
 ) -> list[CheckpointTuple]:
-    """The checkpoints of a raw pack, oldest first, each with its values."""
+    """The checkpoints of a raw pack, oldest first, each with its values.
+
+    Raises:
+        StorageCorrupt: the pack is damaged.
+    """
+    try:
+        return _decode_pack(serde, thread_id, ns, raw)
+    except StorageCorrupt as exc:
+        raise StorageCorrupt(f"thread {thread_id}: {exc}") from exc
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise StorageCorrupt(
+            f"thread {thread_id}: a pack of checkpoints is damaged: {exc}"
+        ) from exc
+
+
+def _decode_pack(
+    serde: SerializerProtocol, thread_id: str, ns: str, raw: bytes
+) -> list[CheckpointTuple]:
     listing = pack_listing(raw)
     size = int.from_bytes(raw[:_HEAD], "big")
     body = serde.loads_typed(("msgpack", raw[_HEAD + size :]))
@@ -190,19 +224,24 @@ def decode_pack(
 
 
 def compress(raw: bytes, base: bytes | None) -> bytes:
-    """A raw pack compressed, against the raw pack `base` when given."""
+    """A raw pack compressed, against the raw pack `base` when given, with its checksum."""
     if base is None:
-        return zstandard.ZstdCompressor(level=LEVEL).compress(raw)
+        return with_checksum(zstandard.ZstdCompressor(level=LEVEL).compress(raw), raw)
     prefix = zstandard.ZstdCompressionDict(base, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
-    return zstandard.ZstdCompressor(level=LEVEL, dict_data=prefix).compress(raw)
+    frame = zstandard.ZstdCompressor(level=LEVEL, dict_data=prefix).compress(raw)
+    return with_checksum(frame, raw)
 
 
-def decompress(data: bytes, base: bytes | None) -> bytes:
-    """A raw pack from `compress(raw, base)`."""
+def decompress(data: bytes, base: bytes | None, what: str = "a pack of checkpoints") -> bytes:
+    """A raw pack from `compress(raw, base)` (or from schema 9 or 10, without a checksum).
+
+    Raises:
+        StorageCorrupt: the pack is damaged; `what` names it.
+    """
     if base is None:
-        return zstandard.ZstdDecompressor().decompress(data)
+        return checked(data, zstandard.ZstdDecompressor().decompress, what)
     prefix = zstandard.ZstdCompressionDict(base, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
-    return zstandard.ZstdDecompressor(dict_data=prefix).decompress(data)
+    return checked(data, zstandard.ZstdDecompressor(dict_data=prefix).decompress, what)
 
 
 class PackRow(NamedTuple):
@@ -252,9 +291,9 @@ def inflate_packs(
             try:
                 data = row.pack if row.pack is not None else fetched.get(row.turn)
                 if data is None:
-                    raise zstandard.ZstdError("its bytes were not read")
-                raws[row.turn] = decompress(data, base)
-            except zstandard.ZstdError as exc:
+                    raise StorageCorrupt("its bytes were not read")
+                raws[row.turn] = decompress(data, base, f"the pack of turn {row.turn}")
+            except StorageCorrupt as exc:
                 log.warning("checkpoints of turn %d lost: its pack is damaged (%s)", row.turn, exc)
                 break
     return raws
@@ -447,7 +486,11 @@ class HistoryPacks:
             "AND checkpoint_id = ?",
             (thread_id, checkpoint_id),
         )
-        loaded = json.loads(metadata) if isinstance(metadata, (str, bytes)) else metadata
+        loaded = (
+            loads(metadata, "a checkpoint's metadata")
+            if isinstance(metadata, (str, bytes))
+            else metadata
+        )
         return Head(str(checkpoint_id), dict(loaded or {}), [str(r[0]) for r in writes])
 
     # packing and pruning

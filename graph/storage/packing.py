@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from graph.storage.zdict import deflate, inflate
+from graph.errors import StorageCorrupt
+from graph.storage.zdict import CHECKED, checked, deflate, inflate, with_checksum
 
 
 def dump(value: Any) -> str:
@@ -32,23 +33,51 @@ def pack_json(value: Any) -> bytes:
     return pack_text(dump(value))
 
 
-def unpack_json(stored: str | bytes | memoryview) -> Any:
-    """A value stored by `pack_json` (or as JSON text by earlier versions)."""
-    return json.loads(unpack_text(stored))
+def unpack_json(stored: str | bytes | memoryview, what: str = "a stored value") -> Any:
+    """A value stored by `pack_json` (or as JSON text by earlier versions).
+
+    Raises:
+        StorageCorrupt: the value is damaged; `what` names it.
+    """
+    return loads(unpack_text(stored, what), what)
+
+
+def loads(text: str | bytes, what: str = "a stored value") -> Any:
+    """JSON text read back from storage; text that is not JSON is a damaged value.
+
+    Raises:
+        StorageCorrupt: `text` is not JSON; `what` names the value.
+    """
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise StorageCorrupt(f"{what} is damaged: {exc}") from exc
 
 
 def pack_text(text: str) -> bytes:
-    """Text (of JSON) as stored: UTF-8, compressed when that pays (`pack_json`)."""
+    """Text (of JSON) as stored: UTF-8, compressed when that pays (`pack_json`).
+
+    Compressed text carries its checksum (`graph.storage.zdict.with_checksum`).
+    """
     raw = text.encode("utf-8")
     if len(raw) <= COMPRESS_OVER:
         return raw
-    packed = deflate(raw)
+    packed = with_checksum(deflate(raw), raw)
     return packed if len(packed) < len(raw) else raw
 
 
-def unpack_text(stored: str | bytes | memoryview) -> str:
-    """Text stored by `pack_text`."""
+def unpack_text(stored: str | bytes | memoryview, what: str = "a stored value") -> str:
+    """Text stored by `pack_text` (compressed with or without a checksum, or plain).
+
+    Raises:
+        StorageCorrupt: the value is damaged; `what` names it.
+    """
     if isinstance(stored, str):
         return stored
     raw = bytes(stored)
-    return (inflate(raw) if raw[:1] == bytes([_ZLIB]) else raw).decode("utf-8")
+    if raw[:1] in (CHECKED, bytes([_ZLIB])):
+        raw = checked(raw, inflate, what)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StorageCorrupt(f"{what} is damaged: {exc}") from exc

@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from langchain_core.messages import BaseMessage
 
+from graph.errors import StorageCorrupt
 from graph.storage.db import Connection, lock_thread
 from graph.turns import turn_document, user_text
 
@@ -208,7 +209,15 @@ class _Segment(NamedTuple):
     deflated: bool
 
     def raw(self) -> bytes:
-        return zlib.decompress(self.data, -15) if self.deflated else self.data
+        return _inflated(self.data, -15) if self.deflated else self.data
+
+
+def _inflated(data: bytes, wbits: int) -> bytes:
+    """Postings' gaps inflated; damaged ones are named (the index has no checksum)."""
+    try:
+        return zlib.decompress(data, wbits)
+    except zlib.error as exc:
+        raise StorageCorrupt(f"a recall posting is damaged: {exc}") from exc
 
 
 def _sealed(raw: bytes) -> _Segment:
@@ -295,7 +304,7 @@ def unpack(blob: bytes) -> list[int]:
     if data[:1] == SEGMENTS:
         _, _, segments = _parse(data)
         return list(accumulate(g for s in segments for g in _decode(s.raw())))
-    raw = zlib.decompress(data[1:]) if data[:1] == ZGAPS else data[1:]
+    raw = _inflated(data[1:], zlib.MAX_WBITS) if data[:1] == ZGAPS else data[1:]
     return list(accumulate(_decode(raw)))
 
 

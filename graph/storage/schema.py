@@ -36,8 +36,13 @@ packed before keep theirs in rows. On SQLite `archive_turns` becomes a rowid tab
 (rows longer than a quarter of a page no longer spill into pages of their own), and new
 files use 1 KiB pages (`graph.storage.persistence.PAGE_SIZE`). Version 10 compresses
 checkpoint values with zstd and the same preset dictionary (`graph.storage.zdict`), which
-version 9 cannot read; values written before stay as they are. A
-PostgreSQL database starts at the current version (none was written before 5). A file
+version 9 cannot read; values written before stay as they are. Version 11 stores every
+compressed value (checkpoint values, packs of checkpoints, JSON values, packed blocks)
+with the CRC-32 of what it holds behind a marker byte (`graph.storage.zdict.with_checksum`),
+so damage inside a value is named where it is read (`StorageCorrupt`) instead of reading
+as other bytes; version 10 cannot read such values. Values written before keep no
+checksum and read as they are (the marker is never their first byte), so the upgrade
+changes no row. A PostgreSQL database starts at the current version (none was written before 5). A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
 """
@@ -54,7 +59,7 @@ from graph.storage.history_packs import PACKS_TABLE
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 """The version this code writes."""
 
 V1 = """
@@ -293,6 +298,7 @@ UPGRADES: dict[int, tuple[str, Callable[[Connection, int], None] | None]] = {
     8: (BLOCKS_TABLE, _pack_blocks),
     9: (PACKS_TABLE, _version_9),
     10: ("", None),
+    11: ("", None),
 }
 """Version -> (tables it adds, data it fills in given the version the file had), in order."""
 

@@ -17,14 +17,26 @@ Checkpoint values, written and read several times a turn, use zstd with the same
 (`zcompress`, schema 10): about the size of zlib's best in a fifth of the time, and read
 in a quarter. A zstd frame does not name the dictionary; its writer marks it (the
 checkpoint saver's type suffix) and it is always `ZDICT`.
+
+From schema 11 every compressed value is stored with a checksum of what it holds
+(`with_checksum`): the byte CHECKED, the CRC-32 of the uncompressed bytes, then the zlib
+stream or zstd frame. A zstd frame has no checksum of its own, and a zlib stream's Adler-32
+is checked only at its end, so damage inside a value could decompress to other bytes, which
+the deserializer then misread (an AttributeError), or fail as a zlib or zstd error far
+from where it was read. `checked` names the value instead (`StorageCorrupt`). A value
+written before has no header and reads as before; CHECKED is never its first byte (a zlib
+stream starts with 0x78, a zstd frame with 0x28, and UTF-8 text never holds 0xF5).
 """
 
 from __future__ import annotations
 
 import threading
 import zlib
+from collections.abc import Callable
 
 import zstandard
+
+from graph.errors import StorageCorrupt
 
 _WORDS_1 = (
     # the archive's and summaries' JSON
@@ -116,10 +128,57 @@ ZSTD_LEVEL = 3
 
 
 def zcompress(raw: bytes) -> bytes:
-    """`raw` as a zstd frame with the preset dictionary."""
-    return _codecs()[0].compress(raw)
+    """`raw` as a zstd frame with the preset dictionary, and its checksum (`with_checksum`)."""
+    return with_checksum(_codecs()[0].compress(raw), raw)
 
 
-def zdecompress(frame: bytes) -> bytes:
-    """A frame of `zcompress`."""
-    return _codecs()[1].decompress(frame)
+def zdecompress(stored: bytes, what: str = "a stored value") -> bytes:
+    """The bytes `zcompress` was given (or a frame of schema 10, without a checksum).
+
+    Raises:
+        StorageCorrupt: the value is damaged; `what` names it.
+    """
+    return checked(stored, _codecs()[1].decompress, what)
+
+
+CHECKED = b"\xf5"
+"""The first byte of a compressed value stored with its checksum (schema 11)."""
+_CRC = 4
+"""Bytes of the CRC-32 after CHECKED (big-endian)."""
+
+DECODE_ERRORS: tuple[type[Exception], ...] = (
+    zlib.error,
+    zstandard.ZstdError,
+    ValueError,  # msgpack, JSON and UTF-8 errors of bytes that decompressed to garbage
+    MemoryError,  # a damaged zstd header announcing a giant value
+    OverflowError,
+)
+"""What decoding damaged bytes raises, from the decompressors up to the deserializers."""
+
+
+def with_checksum(stream: bytes, raw: bytes) -> bytes:
+    """`stream` (the compressed `raw`) as stored: CHECKED, the CRC-32 of `raw`, `stream`."""
+    return CHECKED + zlib.crc32(raw).to_bytes(_CRC, "big") + stream
+
+
+def checked(stored: bytes, decode: Callable[[bytes], bytes], what: str) -> bytes:
+    """The bytes of a stored compressed value, `decode` undoing the compression.
+
+    A value with a checksum (`with_checksum`) is checked against it; one without (written
+    before schema 11) is decoded as it is.
+
+    Raises:
+        StorageCorrupt: the checksum does not match, or the value does not decode;
+            `what` names the value (thread, turn, channel: whatever the caller knows).
+    """
+    try:
+        if stored[:1] != CHECKED:
+            return decode(stored)
+        if len(stored) < 1 + _CRC:
+            raise ValueError("it is cut short")
+        raw = decode(stored[1 + _CRC :])
+    except DECODE_ERRORS as exc:
+        raise StorageCorrupt(f"{what} is damaged: {exc}") from exc
+    if zlib.crc32(raw) != int.from_bytes(stored[1 : 1 + _CRC], "big"):
+        raise StorageCorrupt(f"{what} is damaged: its checksum does not match")
+    return raw
