@@ -21,6 +21,17 @@ from typing import Any, Literal, Protocol
 
 from graph.session import Event
 
+
+class JobLost(BaseException):
+    """The broker lost a running job: Redis restarted without its data, or cannot be reached.
+
+    Raised where the job's events or status are kept. A BaseException, like a cancellation,
+    so that it passes through the turn's own handling of failures (which would report them
+    on the very broker that is gone) to the worker, which ends the job once the broker is
+    back (see `service.worker`).
+    """
+
+
 JobStatus = Literal["queued", "running", "waiting_human", "done", "failed", "cancelled"]
 FINISHED: frozenset[str] = frozenset({"done", "failed", "cancelled"})
 
@@ -81,6 +92,9 @@ class Broker(Protocol):
 
     def save(self, job: Job) -> None:
         """Store the job's status fields."""
+
+    def restore(self, job: Job) -> None:
+        """Put back the record of a job the broker lost while it ran (see `JobLost`)."""
 
     def append(self, job_id: str, event: Event) -> None:
         """Keep one event of the job (events arrive in `seq` order)."""
@@ -172,6 +186,10 @@ class LocalBroker:
                     del self._jobs[old]
                     self._events.pop(old, None)
                     self._cancelled.discard(old)
+
+    def restore(self, job: Job) -> None:
+        """Store the job (this broker never loses one: it lives as long as its workers)."""
+        self.save(job)
 
     def append(self, job_id: str, event: Event) -> None:
         """Keep an event and wake the streams waiting for it."""

@@ -12,6 +12,15 @@
 - `chat:parked:{thread_id}`: the job waiting for an approval.
 - `chat:processing:{worker_id}` and `chat:worker:{worker_id}`: what a worker has taken, and
   its heartbeat; the jobs of a dead worker are taken back (see `_dead`).
+- `chat:epoch`: a random name the first job after Redis (re)started gave it; an API process
+  that finds it changed knows Redis lost its data meanwhile.
+
+A Redis that restarts without its data loses the record and events of the jobs its workers
+are running. A worker writes its running job's events and status only while the record is
+there (or raises `JobLost`), and ends such a job once Redis is back: `error` and `done`
+numbered after the highest seq it gave (see `service.worker`). Meanwhile an API process
+asked for a job it cannot find, soon after such a loss, waits a moment for it
+(`RESTORE_WAIT_S`) rather than answering "not found".
 """
 
 from __future__ import annotations
@@ -20,6 +29,8 @@ import asyncio
 import json
 import logging
 import threading
+import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -28,7 +39,7 @@ import redis.asyncio as aioredis
 
 from graph.session import Event
 from graph.storage.leases import dead_here, is_local, new_owner
-from service.jobs import FINISHED, Job
+from service.jobs import FINISHED, Job, JobLost
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +48,14 @@ READ_GRACE_S = 5.0
 """How long past its own block time a stream read may take before Redis is taken for gone."""
 SILENT_BEATS = 5
 """A worker on another host that misses this many heartbeats is taken for dead."""
+EPOCH = "chat:epoch"
+RESTORE_WAIT_S = 5.0
+"""How long a lookup of an unknown job waits for a worker to put it back after Redis lost
+its data (a worker notices at its job's next event, and ends it as soon as Redis answers)."""
+RESTORE_GRACE_S = 60.0
+"""How long after noticing such a loss an unknown job is waited for at all."""
+DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+"""What redis-py raises while the server cannot be reached."""
 
 
 def _dead(owner: str, store: Any) -> bool:
@@ -51,10 +70,21 @@ def _dead(owner: str, store: Any) -> bool:
 
 
 # Queue a job behind its thread's line; only the head of a line waits in chat:jobs.
+# Returns Redis's epoch (named by the first job after it started).
 _SUBMIT = """
 redis.call('SET', KEYS[3], ARGV[3])
 if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4]) end
 if redis.call('RPUSH', KEYS[1], ARGV[1]) == 1 then redis.call('RPUSH', KEYS[2], ARGV[2]) end
+redis.call('SET', KEYS[5], ARGV[4], 'NX')
+return redis.call('GET', KEYS[5])
+"""
+
+# Keep a running job's event only while its record exists (Redis did not lose it).
+_APPEND = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+redis.call('XADD', KEYS[1], ARGV[1], 'data', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
 """
 
 # Take a finished job off its thread's line; the next one (if any) goes to chat:jobs.
@@ -105,6 +135,12 @@ class RedisBroker:
         self._submit = self._redis.register_script(_SUBMIT)
         self._release = self._redis.register_script(_RELEASE)
         self._requeue = self._redis.register_script(_REQUEUE)
+        self._append = self._redis.register_script(_APPEND)
+        self._running: set[str] = set()
+        """The jobs this worker has taken and not released (their record must stay)."""
+        self._lock = threading.Lock()
+        self._epoch: str | None = None
+        self._lost_at: float | None = None
 
     # keys
     @staticmethod
@@ -123,37 +159,107 @@ class RedisBroker:
         """Queue a job behind the thread's earlier jobs."""
         payload = _payload(job)
         self._redis.set(f"chat:payload:{job.job_id}", payload)
-        self._submit(
+        epoch = self._submit(
             keys=[
                 f"chat:thread:{job.thread_id}",
                 JOBS,
                 self._job_key(job.job_id),
                 f"chat:parked:{job.thread_id}",
+                EPOCH,
             ],
-            args=[job.job_id, payload, json.dumps(job.as_dict(), ensure_ascii=False)],
+            args=[
+                job.job_id,
+                payload,
+                json.dumps(job.as_dict(), ensure_ascii=False),
+                uuid.uuid4().hex,
+            ],
         )
+        self._note_epoch(str(epoch))
 
     def job(self, job_id: str) -> Job | None:
-        """A job by id."""
-        raw = self._redis.get(self._job_key(job_id))
+        """A job by id; soon after Redis lost its data, one its worker may still put back."""
+        key = self._job_key(job_id)
+        raw = self._redis.get(key)
+        if raw is None and self._lost_lately():
+            deadline = time.monotonic() + RESTORE_WAIT_S
+            while raw is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+                raw = self._redis.get(key)
         return Job.from_dict(json.loads(raw)) if raw else None
 
+    def _note_epoch(self, epoch: str) -> None:
+        """Remember Redis's epoch; a different one means it lost its data since."""
+        with self._lock:
+            if self._epoch is not None and epoch != self._epoch:
+                log.warning("Redis lost its data (restarted without it); jobs may be put back")
+                self._lost_at = time.monotonic()
+            self._epoch = epoch
+
+    def _lost_lately(self) -> bool:
+        """Whether this process saw Redis lose its data within RESTORE_GRACE_S."""
+        if self._epoch is None:
+            return False  # never knew it before: nothing to compare with
+        self._redis.set(EPOCH, uuid.uuid4().hex, nx=True)
+        self._note_epoch(str(self._redis.get(EPOCH)))
+        return self._lost_at is not None and time.monotonic() - self._lost_at < RESTORE_GRACE_S
+
     def save(self, job: Job) -> None:
-        """Store the job; a finished one expires with its events."""
+        """Store the job; a finished one expires with its events.
+
+        A job this worker runs is stored only over its record: JobLost if that is gone.
+        """
+        ttl = self.ttl_s if job.status in FINISHED else None
+        running = self._runs(job.job_id)
+        try:
+            stored = self._redis.set(
+                self._job_key(job.job_id),
+                json.dumps(job.as_dict(), ensure_ascii=False),
+                ex=ttl,
+                xx=running,
+            )
+            if ttl:
+                self._redis.expire(f"chat:payload:{job.job_id}", ttl)
+        except DOWN as exc:
+            if running:
+                raise JobLost(job.job_id) from exc
+            raise
+        if running and not stored:
+            raise JobLost(job.job_id)
+
+    def append(self, job_id: str, event: Event) -> None:
+        """Add the event under the id 0-{seq} and keep the stream for EVENT_TTL_S more.
+
+        An event of a job this worker runs is kept only while the job's record exists:
+        JobLost if Redis lost it (or cannot be reached).
+        """
+        key = self._stream_key(job_id)
+        data = json.dumps(event, ensure_ascii=False)
+        if self._runs(job_id):
+            try:
+                kept = self._append(
+                    keys=[key, self._job_key(job_id)],
+                    args=[f"0-{event['seq']}", data, self.ttl_s],
+                )
+            except DOWN as exc:
+                raise JobLost(job_id) from exc
+            if not kept:
+                raise JobLost(job_id)
+            return
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.xadd(key, {"data": data}, id=f"0-{event['seq']}")
+        pipe.expire(key, self.ttl_s)
+        pipe.execute()
+
+    def restore(self, job: Job) -> None:
+        """Put back the record of a job this worker runs, after Redis lost it."""
         ttl = self.ttl_s if job.status in FINISHED else None
         self._redis.set(
             self._job_key(job.job_id), json.dumps(job.as_dict(), ensure_ascii=False), ex=ttl
         )
-        if ttl:
-            self._redis.expire(f"chat:payload:{job.job_id}", ttl)
 
-    def append(self, job_id: str, event: Event) -> None:
-        """Add the event under the id 0-{seq} and keep the stream for EVENT_TTL_S more."""
-        key = self._stream_key(job_id)
-        pipe = self._redis.pipeline(transaction=False)
-        pipe.xadd(key, {"data": json.dumps(event, ensure_ascii=False)}, id=f"0-{event['seq']}")
-        pipe.expire(key, self.ttl_s)
-        pipe.execute()
+    def _runs(self, job_id: str) -> bool:
+        with self._lock:
+            return job_id in self._running
 
     def events(self, job_id: str, after: int = 0) -> list[Event]:
         """Kept events with seq > `after`."""
@@ -184,8 +290,13 @@ class RedisBroker:
         self._redis.set(f"chat:cancel:{job_id}", "1", ex=self.ttl_s)
 
     def cancelled(self, job_id: str) -> bool:
-        """Whether the cancel flag is set."""
-        return bool(self._redis.exists(f"chat:cancel:{job_id}"))
+        """Whether the cancel flag is set (JobLost for a running job if Redis is away)."""
+        try:
+            return bool(self._redis.exists(f"chat:cancel:{job_id}"))
+        except DOWN as exc:
+            if self._runs(job_id):
+                raise JobLost(job_id) from exc
+            raise
 
     def busy(self, thread_id: str) -> bool:
         """A job of the thread is queued or running."""
@@ -213,10 +324,14 @@ class RedisBroker:
             return None
         job.attempts += 1
         self.save(job)
+        with self._lock:
+            self._running.add(job.job_id)
         return job
 
     def release(self, job: Job) -> None:
         """Off the thread's line and this worker's list; the thread's next job is queued."""
+        with self._lock:
+            self._running.discard(job.job_id)
         self._release(
             keys=[f"chat:thread:{job.thread_id}", JOBS, self._processing()],
             args=[job.job_id, _payload(job)],

@@ -4,6 +4,8 @@ Embedded (the default), `EmbeddedWorkers` runs them as threads of the API proces
 `REDIS_URL`, `uv run python -m service.worker` runs them as separate processes: each says
 it is alive every `WORKER_HEARTBEAT_S`, and takes back the jobs of a worker that died. Such a job runs again once (a `restarted` event, then the new answer); a job whose
 second worker dies too ends with `error` -> `done`, its message kept as an unanswered turn.
+A job whose record and events Redis lost (it restarted without its data) ends the same way
+once Redis is back, numbered on from the highest seq its worker gave (see `_end_lost`).
 """
 
 from __future__ import annotations
@@ -19,11 +21,17 @@ from graph.errors import ErrorCode, ThreadBusy
 from graph.session import ChatApp, Event, TurnEvents, TurnRequest, run_request
 from graph.session.app import retryable, thread_values
 from graph.session.runner import turn_metadata
-from graph.session.turns import TurnOutcome, close_unanswered, keep_unanswered, settled
+from graph.session.turns import (
+    TurnOutcome,
+    close_interrupted,
+    close_unanswered,
+    keep_unanswered,
+    settled,
+)
 from graph.storage.leases import LEASE_S
 from graph.storage.persistence import StorageError
 from graph.turns import content_text, is_turn_end
-from service.jobs import FINISHED, Broker, Job
+from service.jobs import FINISHED, Broker, Job, JobLost
 
 if TYPE_CHECKING:
     from service.redis_broker import RedisBroker
@@ -32,15 +40,35 @@ log = logging.getLogger(__name__)
 
 CANCEL_POLL_S = 0.1
 """How often a running turn looks at its cancel flag (it is read between graph steps)."""
+BROKER_BACK_S = 300.0
+"""How long a worker that lost its job's broker waits for it to answer again, to end the job."""
+LOST = (
+    "The job's queue (Redis) lost its events while the turn ran; the message is kept as an "
+    "unanswered turn. Retry it."
+)
 
 
 def execute(app: ChatApp, broker: Broker, job: Job) -> None:
-    """Run a job the worker took: events kept, status saved before each is visible."""
+    """Run a job the worker took: events kept, status saved before each is visible.
+
+    A job whose broker lost it midway (JobLost) is ended by `_end_lost`.
+    """
+    numbered = [0]
+    try:
+        _execute(app, broker, job, numbered)
+    except JobLost as exc:
+        _end_lost(app, broker, job, numbered[0], exc)
+
+
+def _execute(app: ChatApp, broker: Broker, job: Job, numbered: list[int]) -> None:
+    """`execute` itself; `numbered[0]` follows the highest seq given to an event."""
     request = TurnRequest.from_dict(job.request)
+    start_seq = broker.last_seq(job.job_id)
+    numbered[0] = start_seq
     events = TurnEvents(
         job.trace_id,
-        _sink(broker, job),
-        start_seq=broker.last_seq(job.job_id),
+        _sink(broker, job, numbered),
+        start_seq=start_seq,
         cancelled=_every(CANCEL_POLL_S, lambda: broker.cancelled(job.job_id)),
     )
     if job.attempts > 1:
@@ -114,6 +142,71 @@ def _holds(messages: list[Any], text: str) -> bool:
     return False
 
 
+def _end_lost(app: ChatApp, broker: Broker, job: Job, numbered: int, exc: JobLost) -> None:
+    """End a job the broker lost while it ran (Redis restarted without its data).
+
+    The thread comes first, for it needs no Redis: the message is kept as an unanswered
+    turn (TURN_INTERRUPTED) that a retry answers, or its answer stands if it was saved.
+    Once Redis answers again, the job's record is put back and its stream ended: `error`
+    -> `done` (or the saved answer -> `done`), numbered on from the stream's last kept
+    event or, when the stream is gone too, from `numbered`, the highest seq this worker
+    gave: above any id its client has seen, so a reconnecting client reads the end.
+    """
+    log.warning("job %s: its broker lost it mid-turn (%r); it ends interrupted", job.job_id, exc)
+    answered = _keep_interrupted(app, job)
+    deadline = time.monotonic() + BROKER_BACK_S
+    while True:
+        try:
+            broker.ping()
+            start = broker.last_seq(job.job_id) or numbered
+            break
+        except Exception:  # noqa: BLE001 - still away: wait for it
+            if time.monotonic() > deadline:
+                log.error(
+                    "job %s: the broker did not come back; its client sees no end", job.job_id
+                )
+                return
+            time.sleep(0.2)
+    try:
+        job.status, job.error_code = "running", None
+        broker.restore(job)
+        events = TurnEvents(job.trace_id, _sink(broker, job, [start]), start_seq=start)
+        if answered:
+            _report_saved(app, job, events)
+        else:
+            events.error(LOST, ErrorCode.TURN_INTERRUPTED.value)
+            events.done()
+        broker.release(job)
+    except (Exception, JobLost) as again:  # noqa: BLE001 - lost again: nothing more to do
+        log.error("job %s could not be ended: %r", job.job_id, again)
+
+
+def _keep_interrupted(app: ChatApp, job: Job) -> bool:
+    """Keep the job's message as an unanswered turn (TURN_INTERRUPTED); True if answered.
+
+    A retry, Continue or decision leaves the thread's open turn closed the same way.
+    """
+    request = TurnRequest.from_dict(job.request)
+    try:
+        if request.kind != "message":
+            close_interrupted(app, job.thread_id)
+            return False
+        before = job.turn_before if job.turn_before is not None else _turn_count(app, job.thread_id)
+        outcome = keep_unanswered(
+            app,
+            job.thread_id,
+            request.message,
+            turn_count=before + 1,
+            compression_rate=request.compression_rate or app.settings.default_rate,
+            code=ErrorCode.TURN_INTERRUPTED,
+            sent_at=request.sent_at,
+        )
+    except Exception as exc:  # noqa: BLE001 - the job must still end
+        log.warning("could not keep the message of job %s: %s", job.job_id, exc)
+        return False
+    return outcome.error_code is None
+
+
 def _report_saved(app: ChatApp, job: Job, events: TurnEvents) -> None:
     """The saved answer of a turn the dead worker finished, as the job's answer."""
     last = thread_values(app, job.thread_id)["messages"][-1]
@@ -126,23 +219,10 @@ def _report_saved(app: ChatApp, job: Job, events: TurnEvents) -> None:
 def abandon(app: ChatApp, broker: Broker, job: Job, reason: str) -> None:
     """End a job that cannot run again: its message kept unanswered, then error -> done."""
     request = TurnRequest.from_dict(job.request)
-    events = TurnEvents(job.trace_id, _sink(broker, job), start_seq=broker.last_seq(job.job_id))
+    start = broker.last_seq(job.job_id)
+    events = TurnEvents(job.trace_id, _sink(broker, job, [start]), start_seq=start)
     if request.kind == "message":
-        try:
-            before = (
-                job.turn_before if job.turn_before is not None else _turn_count(app, job.thread_id)
-            )
-            keep_unanswered(
-                app,
-                job.thread_id,
-                request.message,
-                turn_count=before + 1,
-                compression_rate=request.compression_rate or app.settings.default_rate,
-                code=ErrorCode.TURN_INTERRUPTED,
-                sent_at=request.sent_at,
-            )
-        except Exception as exc:  # noqa: BLE001 - the job must still end
-            log.warning("could not keep the message of job %s: %s", job.job_id, exc)
+        _keep_interrupted(app, job)
     try:
         events.error(reason, ErrorCode.TURN_INTERRUPTED.value)
         events.done()
@@ -159,10 +239,14 @@ def _turn_count(app: ChatApp, thread_id: str) -> int:
     return int(thread_values(app, thread_id).get("turn_count", 0))
 
 
-def _sink(broker: Broker, job: Job) -> Callable[[Event], None]:
-    """Keep each event, saving the job's status first so a client never sees it lag."""
+def _sink(broker: Broker, job: Job, numbered: list[int]) -> Callable[[Event], None]:
+    """Keep each event, saving the job's status first so a client never sees it lag.
+
+    `numbered[0]` follows the highest seq given, kept or not (see `_end_lost`).
+    """
 
     def sink(event: Event) -> None:
+        numbered[0] = max(numbered[0], int(event["seq"]))
         paused = False
         if event["type"] == "metadata":
             meta = event["metadata"]

@@ -50,7 +50,7 @@ from graph.settings import validate_rate
 from graph.storage.archive import update_thread
 from graph.storage.checkpointer import FORK_SOURCE, UNSETTLED
 from graph.storage.db import DB_ERRORS
-from graph.storage.leases import ThreadBusyError, writer_lease
+from graph.storage.leases import ThreadBusyError, release, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
@@ -330,15 +330,35 @@ def _unfinished(turn: list[BaseMessage]) -> list[BaseMessage]:
 @contextmanager
 def _lease(app: ChatApp, thread_id: str) -> Iterator[None]:
     """The thread's writer lease for one turn; ThreadBusy if another process holds it."""
+    done: list[str] = []
     try:
-        with storage_errors(), writer_lease(app.persistence.archive, thread_id):
+        with storage_errors(), writer_lease(app.persistence.archive, thread_id) as owner:
             _settle_head(app, thread_id)
             yield
+            done.append(owner)
     except ThreadBusyError as exc:
         raise ThreadBusy(
             "Another turn of this conversation is running (maybe in another window); "
             "nothing was saved. Try again in a moment."
         ) from exc
+    except StorageError:
+        if not done:
+            raise
+        # Only giving the lease back failed (a full or locked file): the turn itself was
+        # saved and must not be reported refused. Try again briefly; a row left behind is
+        # taken over by this process and lapses for others (see graph.storage.leases).
+        _release_later(app, thread_id, done[0])
+
+
+def _release_later(app: ChatApp, thread_id: str, owner: str) -> None:
+    """Give back a lease whose release was refused, retrying a few times, never raising."""
+    for delay in (0.05, 0.2, 0.5):
+        time.sleep(delay)
+        try:
+            release(app.persistence.archive, thread_id, owner)
+            return
+        except DB_ERRORS as exc:
+            log.warning("thread %s: the writer lease stays until it lapses: %s", thread_id, exc)
 
 
 @contextmanager
@@ -449,7 +469,10 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
         log.warning("after the turn, pruning or the thread list failed: %s", exc)
     if outcome.pending is None:
         if last is None:  # the stream ended without an answer: read it from the state
-            last = thread_values(app, thread_id)["messages"][-1]
+            try:
+                last = thread_values(app, thread_id)["messages"][-1]
+            except DB_ERRORS:
+                return _after_storage_error(app, thread_id, payload)
         outcome.answer = content_text(last)
         outcome.error_code = last.response_metadata.get("error_code")
         outcome.cut_off = cut_off(last) or None
@@ -545,34 +568,85 @@ def _keep(app: ChatApp, thread_id: str, payload: Any, code: ErrorCode) -> TurnOu
 def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutcome:
     """Say what was saved after a storage error, and close the turn if its message was.
 
-    An answered turn was saved after all (the error came later); a saved message with no
-    answer becomes an unanswered turn (STORAGE_ERROR) so the next message never joins it;
-    a message that was not saved at all is not a turn: StorageError, and the UI gives the
-    text back.
+    The database decides, read again (and again, backing off, while it is locked or full,
+    for up to RECHECK_S): a step whose results were written but not its checkpoint is put
+    right first (see `_settle_head`), as the next turn would. An answered turn was saved
+    after all (the error came later); a saved message with no answer becomes an
+    unanswered turn (STORAGE_ERROR) so the next message never joins it, and stays one
+    even when that closing write is refused too (the next reader closes it as
+    TURN_INTERRUPTED). Only a message the database shows absent is "not saved":
+    StorageError, and the UI gives the text back. One whose fate cannot be read at all
+    is reported as such, not as refused.
     """
-    try:
-        values = thread_values(app, thread_id)
-        wanted = payload.get("turn_count") if isinstance(payload, dict) else None
-        if wanted is not None and int(values.get("turn_count", 0)) != int(wanted):
-            raise StorageError(_NOT_SAVED)
-        messages = values.get("messages", [])
-        if messages and isinstance(messages[-1], AIMessage) and not messages[-1].tool_calls:
-            final = messages[-1]
-        else:
-            final = close_unanswered(app, thread_id, ErrorCode.STORAGE_ERROR) or fallback_message(
-                ErrorCode.STORAGE_ERROR
-            )
-    except _NOT_SAVED_ERRORS as exc:
-        raise StorageError(_NOT_SAVED) from exc
+    deadline = time.monotonic() + RECHECK_S
+    delay = 0.05
+    while True:
+        try:
+            with storage_errors():
+                _settle_head(app, thread_id)
+                snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+            break
+        except StorageError as exc:
+            if time.monotonic() + delay > deadline:
+                raise StorageError(_UNCONFIRMED) from exc
+            time.sleep(delay)
+            delay = min(2 * delay, 1.0)
+    values = snapshot.values or {}
+    if isinstance(payload, dict) and not _holds_message(values, payload):
+        raise StorageError(_NOT_SAVED)
+    pending = approval_in(snapshot.interrupts)
+    if pending is not None:  # the pause was saved: the turn waits for the decision
+        return TurnOutcome(pending=pending)
+    messages = values.get("messages", [])
+    if messages and isinstance(messages[-1], AIMessage) and not messages[-1].tool_calls:
+        final: AIMessage = messages[-1]
+    else:
+        final = _close_saved(app, thread_id, deadline) or fallback_message(ErrorCode.STORAGE_ERROR)
     return TurnOutcome(
         answer=content_text(final), error_code=final.response_metadata.get("error_code")
     )
 
 
-_NOT_SAVED_ERRORS: tuple[type[Exception], ...] = (*DB_ERRORS, StorageError)
+def _holds_message(values: dict[str, Any], payload: dict[str, Any]) -> bool:
+    """Whether the saved state holds the new turn `payload` began: its number and message."""
+    wanted = payload.get("turn_count")
+    if wanted is None or int(values.get("turn_count", 0)) != int(wanted):
+        return False
+    sent = [content_text(m) for m in payload.get("messages", []) if isinstance(m, HumanMessage)]
+    said = next(
+        (m for m in reversed(values.get("messages", [])) if isinstance(m, HumanMessage)), None
+    )
+    return not sent or (said is not None and content_text(said) == sent[-1])
+
+
+def _close_saved(app: ChatApp, thread_id: str, deadline: float) -> AIMessage | None:
+    """Close the saved, unanswered turn as STORAGE_ERROR, retrying until `deadline`.
+
+    None when there was nothing to close, or the write kept failing: the turn then stays
+    open, and is closed as TURN_INTERRUPTED by the next reader (never lost, never joined).
+    """
+    delay = 0.05
+    while True:
+        try:
+            with storage_errors():
+                return close_unanswered(app, thread_id, ErrorCode.STORAGE_ERROR)
+        except StorageError as exc:
+            if time.monotonic() + delay > deadline:
+                log.warning("thread %s: the saved message stays open for now: %s", thread_id, exc)
+                return None
+            time.sleep(delay)
+            delay = min(2 * delay, 1.0)
+
+
+RECHECK_S = 10.0
+"""How long, after a storage error, the database is read again to tell what was saved."""
 _NOT_SAVED = (
     "The message could not be saved (the database refused the write). Nothing that was saved "
     "before is lost; please try again."
+)
+_UNCONFIRMED = (
+    "The database could not be read to tell whether the message was saved. Open the "
+    "conversation again before sending it once more: it may be there."
 )
 
 
