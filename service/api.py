@@ -18,11 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from graph.errors import CheckpointNotFound, InputError, MessageTooLong
 from graph.memory.stats import summary_stats
@@ -51,7 +50,11 @@ from graph.session.app import require_thread, thread_values
 from graph.session.runner import ApprovalMismatch, check_decision
 from graph.settings import Settings, load_settings
 from graph.storage.persistence import StorageError
+from service import errors
+from service.errors import Refusal
+from service.frames import receive_object, refuse
 from service.jobs import FINISHED, Broker, Job, LocalBroker
+from service.limits import BodyLimit, StreamSlots, client_key, past_end
 from service.models import (
     ChatAnswer,
     ChatRequest,
@@ -86,14 +89,6 @@ KEEPALIVE_S = 15.0
 """A comment line on a quiet stream this often, so proxies keep it open."""
 
 
-class Refusal(Exception):
-    """An HTTP refusal with a stable code: answered as {"code", "message", ...extra}."""
-
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.extra = status, code, message, extra
-
-
 @dataclass
 class Service:
     """What the endpoints share: the chat application, the broker and the limits."""
@@ -101,24 +96,21 @@ class Service:
     settings: ServiceSettings
     chat: ChatApp
     broker: Broker
-    open_streams: int = 0
+    streams: StreamSlots = field(init=False)
     known: set[str] = field(default_factory=set)
     """Threads this process has seen exist (a new job on one skips the database)."""
 
-    def take_stream(self) -> None:
-        """Count an open stream; 429 past MAX_OPEN_STREAMS (no await: the loop is ours)."""
-        if self.open_streams >= self.settings.stream_limit:
-            raise Refusal(
-                429,
-                "TOO_MANY_STREAMS",
-                f"{self.open_streams} streams are open; the limit is "
-                f"{self.settings.stream_limit}. Try again shortly.",
-            )
-        self.open_streams += 1
+    def __post_init__(self) -> None:
+        """The stream slots, sized by the settings."""
+        self.streams = StreamSlots(self.settings.stream_limit, self.settings.client_stream_limit)
 
-    def give_stream(self) -> None:
-        """A stream ended."""
-        self.open_streams -= 1
+    def take_stream(self, client: str) -> None:
+        """Count a stream of `client`; 429 past MAX_OPEN_STREAMS or MAX_STREAMS_PER_CLIENT."""
+        self.streams.take(client)
+
+    def give_stream(self, client: str) -> None:
+        """A stream of `client` ended."""
+        self.streams.give(client)
 
 
 class _CountedStream(StreamingResponse):
@@ -211,11 +203,15 @@ def create_app(
         job_id: str,
         request: Request,
         last_event_id: str = Header(default=""),
-    ) -> StreamingResponse:
+    ) -> Response:
         svc = service()
         await run_in_threadpool(_job_or_404, svc, job_id)
         after = _seq(last_event_id or request.query_params.get("last_event_id", "0"))
-        svc.take_stream()
+        if await run_in_threadpool(past_end, svc.broker, job_id, after):
+            # nothing can follow; 204 also tells a browser's EventSource not to reconnect
+            return Response(status_code=204)
+        client = client_key(request)
+        svc.take_stream(client)
 
         async def body() -> AsyncIterator[str]:
             async for batch in _batches(svc, job_id, after):
@@ -225,7 +221,7 @@ def create_app(
                 )
                 yield text or ": keepalive\n\n"
 
-        return _CountedStream(body(), svc.give_stream)
+        return _CountedStream(body(), lambda: svc.give_stream(client))
 
     @api.get("/chat/status/{job_id}", response_model=JobState, dependencies=guarded)
     def status(job_id: str) -> JobState:
@@ -443,8 +439,9 @@ def create_app(
         if not await run_in_threadpool(may_use, svc.chat, thread_id):
             await _deny(websocket, 404, "SESSION_NOT_FOUND", f"Unknown thread {thread_id!r}.")
             return
+        client = client_key(websocket)
         try:
-            svc.take_stream()
+            svc.take_stream(client)
         except Refusal as exc:
             await websocket.close(code=1013, reason=exc.message[:120])
             return
@@ -454,7 +451,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
-            svc.give_stream()
+            svc.give_stream(client)
 
     return api
 
@@ -651,6 +648,8 @@ async def _batches(svc: Service, job_id: str, after: int) -> AsyncIterator[list[
         if not found:
             if await run_in_threadpool(svc.broker.job, job_id) is None:
                 return  # expired
+            if await run_in_threadpool(past_end, svc.broker, job_id, after):
+                return  # asked past the end of a job that has ended since
             yield []
             continue
         for i, event in enumerate(found):
@@ -754,10 +753,15 @@ def _session(svc: Service, thread_id: str) -> Session:
 
 async def _converse(svc: Service, websocket: WebSocket, thread_id: str) -> None:
     """Seed 004's WebSocket conversation on one thread."""
-    thread = await run_in_threadpool(_own_thread, svc, thread_id)
+    try:
+        with _refusals():
+            thread = await run_in_threadpool(_own_thread, svc, thread_id)
+    except Refusal as exc:
+        await refuse(websocket, exc)
+        return
     await websocket.send_json({"type": "connected", "thread_id": thread})
     while True:
-        incoming = await websocket.receive_json()
+        incoming = await receive_object(websocket)
         if not isinstance(incoming, dict) or incoming.get("type") != "message":
             await websocket.send_json(
                 {
@@ -826,7 +830,7 @@ async def _relay(svc: Service, websocket: WebSocket, job: Job, after: int) -> No
 async def _ask(websocket: WebSocket) -> Decision:
     """Wait for a valid `human_response`; say what is wrong with anything else."""
     while True:
-        incoming = await websocket.receive_json()
+        incoming = await receive_object(websocket)
         if isinstance(incoming, dict) and incoming.get("type") == "human_response":
             body = {k: v for k, v in incoming.items() if k != "type"}
             try:
@@ -858,55 +862,6 @@ def _ws_message(event: Event) -> dict[str, Any] | None:
 # ---- docs, guards and error bodies
 
 
-class BodyLimit:
-    """Refuse a request body past `limit` bytes (413) by its Content-Length.
-
-    A plain ASGI middleware: Starlette's `BaseHTTPMiddleware` would copy every streamed
-    response through a memory stream, and the event streams are most of the traffic.
-    """
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass the request on, unless it says its body is too large."""
-        if scope["type"] == "http":
-            size = dict(scope["headers"]).get(b"content-length", b"0")
-            if size.isdigit() and int(size) > self.limit:
-                refusal = JSONResponse(
-                    {
-                        "code": "BODY_TOO_LARGE",
-                        "message": f"The request body has {int(size):,} bytes; the limit is "
-                        f"{self.limit:,}.",
-                    },
-                    status_code=413,
-                )
-                await refusal(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-
 def _add_guards(api: FastAPI, config: ServiceSettings) -> None:
     api.add_middleware(BodyLimit, limit=int(config.max_body_bytes))
-
-    @api.exception_handler(Refusal)
-    async def refused(_: Request, exc: Refusal) -> JSONResponse:
-        return JSONResponse(
-            {"code": exc.code, "message": exc.message, **exc.extra}, status_code=exc.status
-        )
-
-    @api.exception_handler(RequestValidationError)
-    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = [
-            f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
-            for e in exc.errors()
-        ]
-        return JSONResponse(
-            {
-                "code": "INVALID_REQUEST",
-                "message": "; ".join(problems) or "The request is malformed.",
-                "detail": json.loads(json.dumps(exc.errors(), default=str)),
-            },
-            status_code=422,
-        )
+    errors.install(api)

@@ -57,6 +57,12 @@ class ServiceSettings:
     max_streams: str = env_field(
         "MAX_OPEN_STREAMS", "256", "Open event streams (SSE and WebSocket) per API process."
     )
+    max_client_streams: str = env_field(
+        "MAX_STREAMS_PER_CLIENT",
+        "64",
+        "Open event streams per client address (of MAX_OPEN_STREAMS), so one client "
+        "cannot take every slot.",
+    )
     max_body_bytes: str = env_field(
         "MAX_BODY_BYTES", "1000000", "Largest request body accepted, in bytes."
     )
@@ -85,6 +91,11 @@ class ServiceSettings:
     def stream_limit(self) -> int:
         """MAX_OPEN_STREAMS as a number."""
         return int(self.max_streams)
+
+    @property
+    def client_stream_limit(self) -> int:
+        """MAX_STREAMS_PER_CLIENT as a number."""
+        return int(self.max_client_streams)
 
 
 def load_service_settings(env: Mapping[str, str] | None = None) -> ServiceSettings:
