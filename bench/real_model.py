@@ -91,15 +91,24 @@ def contains_any(answer: str, expected: list[str]) -> bool:
     return any(normalize(e) in body for e in expected)
 
 
+SAID_VERBATIM = frozenset(
+    {"system.no_documents", "system.not_found_menus", "system.in_preparation"}
+)
+"""Templates that are sentences the model is told to answer with, word for word: a summary
+of such an answer may hold them."""
+
+
 def prompt_fragments(min_chars: int = 12) -> list[str]:
-    """The fixed text of every prompt template, in lines of at least `min_chars` characters.
+    """The fixed text of the prompt templates, in lines of at least `min_chars` characters.
 
     A summary that contains one of them repeats the instructions instead of summarizing.
     """
     from prompt import TEMPLATES
 
     out: set[str] = set()
-    for template in TEMPLATES.values():
+    for name, template in TEMPLATES.items():
+        if name in SAID_VERBATIM:
+            continue
         for literal, *_ in string.Formatter().parse(template):
             for line in literal.splitlines():
                 line = line.strip(" -:")
@@ -141,6 +150,8 @@ class TurnResult:
     hit: bool | None = None
     """For a turn with expected strings: whether one is in the answer."""
     decisions: dict[str, Counter[str]] | None = None
+    fallback_reasons: Counter[str] = field(default_factory=Counter)
+    """Why structured decisions fell back, as the product recorded it."""
 
     @property
     def apology(self) -> bool:
@@ -510,15 +521,17 @@ def _completion(message: dict[str, Any], finish: str) -> dict[str, Any]:
 # ---- running the conversation
 
 
-class _Warnings(logging.Handler):
-    """Counts the product's warnings by their message template (not the formatted text)."""
+class _LogCounter(logging.Handler):
+    """Counts the product's log lines (info and above) by level, logger and text."""
 
     def __init__(self) -> None:
-        super().__init__(logging.WARNING)
+        super().__init__(logging.INFO)
         self.counts: Counter[str] = Counter()
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.counts[f"{record.name}: {str(record.msg)[:80]}"] += 1
+        text = " ".join(record.getMessage().split())
+        text = text if len(text) <= 150 else text[:149] + "…"
+        self.counts[f"{record.levelname} {record.name}: {text}"] += 1
 
 
 def settings_env(extra: dict[str, str], workdir: Path) -> dict[str, str]:
@@ -622,6 +635,10 @@ def run_turns(
         except Exception:  # noqa: BLE001 - the report reads what it can
             values = {}
         result.decisions = _decisions(turn_meta, values, result.turn)
+        for entry in turn_meta.get("decisions") or []:
+            if isinstance(entry, dict) and entry.get("fallback") and entry.get("reason"):
+                reason = " ".join(str(entry["reason"]).split())
+                result.fallback_reasons[f"{entry.get('decision')}: {reason[:140]}"] += 1
         if spec.get("expect"):
             result.hit = contains_any(result.answer, list(spec["expect"]))
         results.append(result)
@@ -642,8 +659,11 @@ def run_bench(
 ) -> BenchResult:
     """Run the scripted conversation on an engine in a new database and report it."""
     script = load_conversation(turns)
-    watcher = _Warnings()
-    logging.getLogger("graph").addHandler(watcher)
+    watcher = _LogCounter()
+    product_log = logging.getLogger("graph")
+    level = product_log.level
+    product_log.setLevel(logging.INFO)  # what the product adapted (graph.compat says it at info)
+    product_log.addHandler(watcher)
     try:
         with tempfile.TemporaryDirectory(prefix="real-model-") as tmp:
             work = workdir or Path(tmp)
@@ -678,7 +698,8 @@ def run_bench(
                     server_log=str(eng.server.log_path) if eng.server else "",
                 )
     finally:
-        logging.getLogger("graph").removeHandler(watcher)
+        product_log.removeHandler(watcher)
+        product_log.setLevel(level)
 
 
 # ---- the table
@@ -792,6 +813,10 @@ def format_table(result: BenchResult) -> str:
             f"{' COPIES PROMPT TEXT' if r['copies_prompt'] else ''}: {_clip(r['text'], 90)!r}"
         )
     lines.append(f"router / rerank decisions: {_format_decisions(result.turns)}")
+    reasons: Counter[str] = Counter()
+    for t in result.turns:
+        reasons.update(t.fallback_reasons)
+    lines += [f"  {n:>3} × fell back: {reason}" for reason, n in reasons.most_common(6)]
     asked = sum(len(t.tool_calls) for t in result.turns)
     ran = sum(len(t.tool_runs) for t in result.turns)
     ok = sum(1 for t in result.turns for r in t.tool_runs if r.endswith(":success"))
@@ -821,10 +846,18 @@ def format_table(result: BenchResult) -> str:
             f"seconds per turn: median {statistics.median(secs):.1f}, max {max(secs):.1f}, total {sum(secs):.0f}"
         )
     if result.warnings:
-        lines.append("product warnings logged (by message):")
+        lines.append("the product's log lines, info and above (by text):")
         lines += [f"  {count:>3} × {msg}" for msg, count in result.warnings.most_common()]
     if result.http:
-        lines.append("HTTP requests by endpoint and status:")
+        lines.append(
+            "HTTP requests by endpoint and status"
+            + (
+                " (the server logs a request when it answers it: one the client gave up on "
+                "before is not counted)"
+                if result.engine == "real"
+                else ""
+            )
+        )
         lines += [f"  {count:>4} × {key}" for key, count in sorted(result.http.items())]
     return "\n".join(lines)
 

