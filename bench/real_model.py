@@ -202,7 +202,10 @@ class NotInstalled(RuntimeError):
 
 @contextmanager
 def engine(
-    name: str, model: str = rms.DEFAULT_MODEL, pooling: str | None = "mean"
+    name: str,
+    model: str = rms.DEFAULT_MODEL,
+    pooling: str | None = "mean",
+    chat_format: str | None = None,
 ) -> Iterator[Engine]:
     """Start the engine (a server for `real` and `fake`) and stop it afterwards."""
     if name == "offline":
@@ -229,7 +232,7 @@ def engine(
             f"{model} or llama-cpp-python's server is not installed under {rms.cache_dir()}; "
             "run: python bench/real_model_server.py --install"
         )
-    with rms.start_server(gguf, pooling=pooling) as server:
+    with rms.start_server(gguf, pooling=pooling, chat_format=chat_format) as server:
         version = _server_version()
         yield Engine(
             "real",
@@ -653,6 +656,7 @@ def run_bench(
     model: str = rms.DEFAULT_MODEL,
     turns: int | None = None,
     pooling: str | None = "mean",
+    chat_format: str | None = None,
     extra_settings: dict[str, str] | None = None,
     on_turn: Callable[[TurnResult], None] | None = None,
     workdir: Path | None = None,
@@ -667,7 +671,7 @@ def run_bench(
     try:
         with tempfile.TemporaryDirectory(prefix="real-model-") as tmp:
             work = workdir or Path(tmp)
-            with engine(engine_name, model, pooling) as eng:
+            with engine(engine_name, model, pooling, chat_format) as eng:
                 env = settings_env({**eng.settings, **(extra_settings or {})}, work)
                 app = open_app(load_settings(env))
                 try:
@@ -889,6 +893,12 @@ def main() -> None:
         default="mean",
         help="real engine: embeddings one per input (mean, ...) or per token (none)",
     )
+    parser.add_argument(
+        "--chat-format",
+        default=None,
+        help="real engine: the server's --chat_format (default: the GGUF's own template); "
+        "e.g. gemma, whose template drops the system role (then set LLM_SYSTEM_ROLE=user)",
+    )
     parser.add_argument("--out", type=Path, help="also write the answers and summaries as JSON")
     args = parser.parse_args()
 
@@ -905,6 +915,7 @@ def main() -> None:
             model=args.model,
             turns=args.turns,
             pooling=None if args.pooling == "none" else args.pooling,
+            chat_format=args.chat_format,
             on_turn=progress,
         )
     except NotInstalled as exc:

@@ -13,7 +13,8 @@ it, adapting it where the server says it does not:
   and its answer handed back as the stream the client asked for (one chunk); later
   requests with tools are not streamed;
 - `max_completion_tokens` (what the client sends) is also sent as `max_tokens`, which
-  compatible servers read;
+  compatible servers read, and an assistant tool-call message's `content: null` is sent as
+  "" (llama-cpp-python's server refuses null there with HTTP 500);
 - with the system role folded (`LLM_SYSTEM_ROLE=user`, or `auto` and the server's
   `/props` shows a chat template without a system role), system text goes at the top of
   the first user message, and neighbouring user messages are joined (templates that
@@ -167,6 +168,13 @@ class CompatTransport(httpx2.BaseTransport):
             shaped["max_tokens"] = body["max_completion_tokens"]
         if not shaped.get("stream"):
             shaped.pop("stream_options", None)
+        if self.compatible and isinstance(shaped.get("messages"), list):
+            shaped["messages"] = [
+                {**m, "content": ""}
+                if m.get("role") == "assistant" and m.get("content") is None
+                else m
+                for m in shaped["messages"]
+            ]
         if self.profile.fold_system and isinstance(shaped.get("messages"), list):
             shaped["messages"] = fold_system(shaped["messages"])
         return shaped

@@ -565,18 +565,33 @@ def hangul_share(text: str) -> float:
     return hangul / (hangul + latin) if hangul + latin else 0.0
 
 
+_TEMPLATE_MARK = re.compile(
+    r"<\|[a-z_]+\|>|\[/?INST\]|<</?SYS>>|</?(?:start|end)_of_turn>|</?s>", re.IGNORECASE
+)
+"""The control strings of common chat templates (ChatML, Llama 2, Gemma): a summary that
+holds them says its prompt's format back instead of summarizing."""
+REPEAT_SHARE = 0.4
+"""A summary fewer than this share of whose pieces are distinct says one thing over and over."""
+
+
 def check_summary(summary: str, source: str, target_chars: int) -> str:
     """Why a model's summary of `source` must not be stored, or '' when it may.
 
-    Empty; repeating the instructions (the summary, retry or system prompt); not in the
-    language of the source (mostly Korean in, hardly any Korean out, or the reverse; a
-    mixed conversation may be summarized in either); or off its target by more than 25%
-    after the retry and the trim.
+    Empty; repeating the instructions (the summary, retry or system prompt) or a chat
+    template's control strings; saying one thing over and over; not in the language of
+    the source (mostly Korean in, hardly any Korean out, or the reverse; a mixed
+    conversation may be summarized in either); or off its target by more than 25% after
+    the retry and the trim.
     """
     if not summary.strip():
         return "empty"
-    if echo_share(summary, source) > ECHO_SHARE:
+    if echo_share(summary, source) > ECHO_SHARE or (
+        _TEMPLATE_MARK.search(summary) and not _TEMPLATE_MARK.search(source)
+    ):
         return "repeats the instructions"
+    flat = "".join(summary.split())
+    if len(flat) >= 4 * _GRAM and len(_pieces(summary)) < REPEAT_SHARE * (len(flat) - _GRAM + 1):
+        return "repeats itself"
     written, spoken = hangul_share(summary), hangul_share(source)
     if (spoken >= 0.6 and written < 0.2) or (spoken <= 0.1 and written >= 0.5):
         return "not in the conversation's language"

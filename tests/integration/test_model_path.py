@@ -300,3 +300,27 @@ def test_a_request_the_server_says_it_does_not_support_is_not_asked_again(
     assert first.error_code == "LLM_SERVER_ERROR" and len(asked) == 1
     second = run_turn(app, thread, "다시 물어볼게요", turn_count=2, compression_rate=0.3)
     assert second.error_code == "LLM_SERVER_ERROR" and len(asked) == 1 + 3
+
+
+def test_a_tool_round_goes_back_with_empty_content_not_null(
+    http_server: FakeHTTPServer, tmp_path: Path
+) -> None:
+    def strict(seen: llamacpp.Seen) -> llamacpp.Answer:
+        # llama-cpp-python's server: "Input should be a valid string" for content null
+        assert all(m.get("content") is not None for m in seen.body["messages"])
+        return {"content": "5입니다."}
+
+    ran: list[str] = []
+    fake = llamacpp.install(
+        http_server, [llamacpp.call("calculator", {"expression": "2+3"}), strict]
+    )
+    app = open_app(
+        _settings(http_server, tmp_path),
+        tools=[_calculator(ran)],
+        approval_required=frozenset(),
+        index=None,
+    )
+    out = run_turn(app, new_thread(app), "2+3 계산해 줘", turn_count=1, compression_rate=0.3)
+    assert out.answer == "5입니다." and ran == ["2+3"]
+    sent = fake.seen[-1].body["messages"]
+    assert [m["content"] for m in sent if m["role"] == "assistant"] == [""]

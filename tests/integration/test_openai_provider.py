@@ -85,7 +85,8 @@ def test_streaming_tool_call_and_server_error(http_server, tmp_path: Path) -> No
 
 
 def test_llm_summary_is_held_to_its_target(http_server, tmp_path: Path) -> None:
-    replies = iter(["가" * 400, "짧은 요약입니다. " * 11])  # far too long, then about right
+    right = " ".join(f"{n}번 질문에 {n}번 답을 했다." for n in range(1, 9))
+    replies = iter(["가" * 400, right])  # far too long, then about right
 
     def summary(body):
         return next(replies)

@@ -68,27 +68,35 @@ def test_extractive_handles_empty_and_tiny_input() -> None:
     assert len(text) <= 1
 
 
+def _varied(chars: int, start: int = 1) -> str:
+    """A summary-like text of exactly `chars` characters that never says one thing twice."""
+    text = " ".join(
+        f"{n}일에 {n * 13}만원을 {n % 7 + 2}명이 썼다." for n in range(start, start + 80)
+    )
+    return text[:chars].strip()
+
+
 def test_llm_summary_within_tolerance_is_kept_as_is() -> None:
-    model = ScriptedModel(["가" * 95])
+    model = ScriptedModel([_varied(95)])
     result = LLMSummarizer(model).summarize(KO, 100, turn_label="1-3턴")
-    assert result.text == "가" * 95 and result.attempts == 1
+    assert result.text == _varied(95) and result.attempts == 1
     prompt = model.calls[0][0].content
     assert "100자" in prompt and "김하늘" in prompt and "calculator" in prompt
 
 
 def test_llm_summary_far_off_is_asked_again_with_the_summary_as_the_text() -> None:
-    model = ScriptedModel(["나" * 300, "다" * 105])
+    model = ScriptedModel([_varied(300), _varied(105, 50)])
     result = LLMSummarizer(model).summarize(KO, 100, turn_label="1-3턴")
-    assert result.attempts == 2 and result.text == "다" * 105 and not result.fallback
+    assert result.attempts == 2 and result.text == _varied(105, 50) and not result.fallback
     instruction, text = model.calls[1]
     # the length is an instruction; the user's message is the summary to rewrite, so a
     # model that copies its input copies the summary, never a prompt
     assert isinstance(instruction, SystemMessage) and "100자" in instruction.content
-    assert text.content == "나" * 300
+    assert text.content == _varied(300)
 
 
 def test_llm_summary_still_too_long_is_trimmed_at_a_sentence() -> None:
-    long = "첫 문장은 여기까지입니다. " * 20
+    long = " ".join(f"{n}번째 문장은 {n * 7}원까지입니다." for n in range(1, 21))
     model = ScriptedModel([long, long])
     result = LLMSummarizer(model).summarize(KO, 60, turn_label="1-3턴")
     assert len(result.text) <= 75
@@ -145,7 +153,7 @@ def test_an_empty_foreign_or_echoing_summary_falls_back(reply: str, reason: str)
 
 def test_a_good_summary_is_kept_and_its_tokens_estimated_without_usage() -> None:
     target = int(original_chars(KO) * 0.3)
-    good = ("김하늘 님이 계산기로 예산을 확인했다. " * 10)[:target]
+    good = _varied(target)
     result = LLMSummarizer(ScriptedModel([good])).summarize(KO, target, turn_label="1-3턴")
     assert result.text == good.strip() and not result.fallback
     # the scripted model reports no usage: the counts are estimated from the text
@@ -163,3 +171,19 @@ def test_a_summary_in_the_conversations_language_for_english() -> None:
         english, target, turn_label="1턴"
     )
     assert result.fallback == "not in the conversation's language"
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        ("<<SYS>> [INST] <<SYS>> [INST] " * 8, "repeats the instructions"),
+        ("<|im_start|>assistant 요약입니다 " * 6, "repeats the instructions"),
+        ("김하늘 예산 " * 40, "repeats itself"),
+    ],
+)
+def test_a_summary_of_template_markup_or_one_phrase_over_and_over_falls_back(
+    reply: str, reason: str
+) -> None:
+    target = len(reply.strip())  # the right length: only what it says is wrong
+    result = LLMSummarizer(ScriptedModel([reply])).summarize(KO, target, turn_label="1-3턴")
+    assert result.fallback == reason
