@@ -169,7 +169,7 @@ def test_chat_slider_summary_card_and_reload(server: str) -> None:
 def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
     """Issue 12's walk: welcome prompt -> 4 turns -> edit-and-run -> rename -> export ->
     import the export -> language switch -> reload, with a screenshot of each step."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as pw:
@@ -219,7 +219,10 @@ def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
         download.value.save_as(exported)
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(exported))
         page.get_by_text("5턴을 새 대화로 가져왔습니다.").wait_for(timeout=30_000)
-        assert sidebar.get_by_role("button", name=re.compile("부산 출장 준비")).count() == 2
+        # the sidebar redraws after the message: wait for it rather than count at once
+        expect(sidebar.get_by_role("button", name=re.compile("부산 출장 준비"))).to_have_count(
+            2, timeout=30_000
+        )
         page.get_by_text("제 출장이 언제라고 했죠?").first.wait_for(timeout=10_000)
         _shot(page, "walk-5-imported")
         # the context chart has a plot: a y axis with values (it was a flat line without)
