@@ -35,7 +35,6 @@ from component.summary_panel import render_summary_panel
 from graph.errors import InputError
 from graph.memory import STRATEGIES
 from graph.memory.window import window_summaries
-from graph.nodes.llm import cut_off
 from graph.providers import describe_engine
 from graph.session import (
     ChatApp,
@@ -70,6 +69,7 @@ from graph.session import (
 )
 from graph.settings import load_settings
 from graph.storage.persistence import StorageError
+from graph.turns import cut_off
 
 # Turns drawn at first; "show earlier" adds this many more. (A comment, not a docstring:
 # Streamlit's "magic" would print a bare string on the page.)

@@ -11,8 +11,8 @@ import streamlit as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from component.i18n import t
-from graph.nodes.llm import cut_off
 from graph.times import describe_time, message_time
+from graph.turns import cut_off
 
 
 def _text(msg: BaseMessage) -> str:

@@ -35,6 +35,18 @@ def is_apology(msg: BaseMessage) -> bool:
     return isinstance(msg, AIMessage) and bool(msg.response_metadata.get("error_code"))
 
 
+CUT_OFF = "cut_off"
+"""response_metadata key of an answer kept although it was cut: the ErrorCode that cut it
+(LLM_TRUNCATED at the length limit, LLM_TIMEOUT at the turn's time limit)."""
+
+
+def cut_off(msg: BaseMessage | None) -> str:
+    """The ErrorCode that cut an answer kept as it was ('' for a whole answer): Continue."""
+    if not isinstance(msg, AIMessage) or msg.tool_calls:
+        return ""
+    return str(msg.response_metadata.get(CUT_OFF) or "")
+
+
 def without_apologies(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     """`messages` less the apologies that closed failed turns."""
     return [m for m in messages if not is_apology(m)]

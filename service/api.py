@@ -25,7 +25,6 @@ from starlette.types import Receive, Scope, Send
 
 from graph.errors import CheckpointNotFound, InputError, MessageTooLong
 from graph.memory.stats import summary_stats
-from graph.nodes.llm import cut_off
 from graph.session import (
     ChatApp,
     Event,
@@ -50,6 +49,7 @@ from graph.session.app import require_thread, thread_values
 from graph.session.runner import ApprovalMismatch, check_decision
 from graph.settings import Settings, load_settings
 from graph.storage.persistence import StorageError
+from graph.turns import cut_off
 from service import errors
 from service.errors import Refusal
 from service.frames import receive_object, refuse
@@ -73,7 +73,6 @@ from service.settings import ServiceSettings, load_service_settings
 from service.users import (
     Tokens,
     Unauthorized,
-    claim,
     job_owner,
     may_use,
     owns,
@@ -356,7 +355,6 @@ def create_app(
                 compression_rate=body.compression_rate,
                 title=body.title or "",
             )
-            claim(svc.chat, new)
             view = load_thread(svc.chat, new, recent_turns=0)
         svc.known.add(new)
         return Forked(thread_id=new, forked_from=view.forked_from, resumable=view.resumable)
@@ -414,7 +412,6 @@ def create_app(
             _checked(svc, body.message)
         with _refusals(CheckpointNotFound, 404, "CHECKPOINT_NOT_FOUND"):
             redo = redo_last_turn(svc.chat, thread_id, body.message, turn=body.turn)
-            claim(svc.chat, redo.thread_id)
         svc.known.add(redo.thread_id)
         request = TurnRequest(
             redo.thread_id,

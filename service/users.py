@@ -25,6 +25,7 @@ import contextvars
 import hashlib
 import hmac
 import json
+import logging
 import os
 import re
 import secrets
@@ -36,9 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from graph.session import ChatApp
-from graph.storage.archive import get_thread, update_thread
+from graph.storage.archive import get_thread
 from service.jobs import Job
 from service.settings import ServiceSettings, load_service_settings
+
+log = logging.getLogger(__name__)
 
 DEFAULT_USER = "default"
 """The one user of the single API_TOKEN, and the owner of threads that record none."""
@@ -75,6 +78,8 @@ def read_users(path: Path) -> list[dict[str, Any]]:
             record = json.loads(line)
             if not isinstance(record, dict) or not {"user_id", "token_sha256"} <= set(record):
                 raise ValueError("a user needs user_id and token_sha256")
+            if record["user_id"] == DEFAULT_USER:
+                raise ValueError(f"{DEFAULT_USER!r} is API_TOKEN's user, not one of the file")
         except ValueError as exc:
             raise ValueError(f"{path}:{number}: {exc}") from exc
         records.append(record)
@@ -102,6 +107,8 @@ def add_user(path: Path, user_id: str) -> str:
         raise ValueError(
             f"{user_id!r} is not a user id: 1-64 letters, digits, '_', '.', '@' or '-'."
         )
+    if user_id == DEFAULT_USER:  # it would see every thread that records no owner
+        raise ValueError(f"{DEFAULT_USER!r} is API_TOKEN's user; choose another id.")
     records = read_users(path)
     if any(r["user_id"] == user_id for r in records):
         raise ValueError(f"{user_id!r} exists; revoke it first to give it a new token.")
@@ -152,7 +159,12 @@ class Tokens:
         except FileNotFoundError:
             stamp = None
         if stamp != self._stamp:
-            records = read_users(self.users_file) if stamp else []
+            try:
+                records = read_users(self.users_file) if stamp else []
+            except (OSError, ValueError) as exc:  # a bad edit: keep the users known so far
+                log.error("the users file cannot be read, keeping the last good one: %s", exc)
+                self._stamp = stamp
+                return self._by_hash
             self._by_hash = {r["token_sha256"]: r["user_id"] for r in records}
             self._stamp = stamp
         return self._by_hash
@@ -212,12 +224,6 @@ def may_use(chat: ChatApp, thread_id: str) -> bool:
         return True  # no users: no read at all
     record = get_thread(chat.persistence.archive, thread_id)
     return record is None or visible(record)
-
-
-def claim(chat: ChatApp, thread_id: str) -> None:
-    """Record the caller as the owner of a thread the service has just made for them."""
-    if caller() is not None:
-        update_thread(chat.persistence.archive, thread_id, owner=caller())
 
 
 def owns(job: Job) -> bool:

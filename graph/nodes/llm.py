@@ -38,7 +38,7 @@ from graph.safeguard import mask_message, unmask_message
 from graph.state import ChatState
 from graph.storage.archive import Archive, record_context_stats
 from graph.text import is_greeting, is_korean
-from graph.turns import content_text, extract_current_turn, user_text
+from graph.turns import CUT_OFF, content_text, extract_current_turn, user_text
 from prompt import get_prompt
 
 log = logging.getLogger(__name__)
@@ -52,9 +52,6 @@ class BrokenOutput(ValueError):
         self.code = code
 
 
-CUT_OFF = "cut_off"
-"""response_metadata key of an answer kept although it was cut: the ErrorCode that cut it
-(LLM_TRUNCATED at the length limit, LLM_TIMEOUT at the turn's time limit)."""
 TURN_DEADLINE = "turn_deadline"
 """configurable key: the time.monotonic() by which the turn's model calls must be done."""
 
@@ -99,13 +96,6 @@ def mark_cut_off(reply: AIMessage, code: ErrorCode) -> AIMessage:
     return reply.model_copy(
         update={"response_metadata": {**reply.response_metadata, CUT_OFF: code.value}}
     )
-
-
-def cut_off(msg: BaseMessage | None) -> str:
-    """The ErrorCode that cut an answer kept as it was ('' for a whole answer)."""
-    if not isinstance(msg, AIMessage) or msg.tool_calls:
-        return ""
-    return str(msg.response_metadata.get(CUT_OFF) or "")
 
 
 def _deadline(limit_s: float) -> float:
@@ -279,7 +269,7 @@ def make_llm_node(
                 def ask(config: RunnableConfig | None = None) -> AIMessage:
                     reply = unmask_message(stream_reply(chosen, sent, config, deadline), mapping)
                     if check_finish:
-                        reply = check_output(reply)
+                        return check_output(reply)
                     if reply.invalid_tool_calls and not reply.tool_calls:
                         raise ValueError(f"malformed tool call: {reply.invalid_tool_calls[0]}")
                     return reply

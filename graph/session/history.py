@@ -90,8 +90,11 @@ def fork_thread(
         found = _kept(app, thread_id, parent["configurable"]["checkpoint_id"])
     values = dict(found.checkpoint["channel_values"])
     turn = int(values.get("turn_count", 0))
+    # the fork is its source's owner's (the service's user), written with the record
     fork_id = new_thread(
-        app, title=title or f"{record.get('title') or thread_id} (fork at turn {turn})"
+        app,
+        title=title or f"{record.get('title') or thread_id} (fork at turn {turn})",
+        owner=str(record.get("owner") or ""),
     )
     values["session_id"] = fork_id
     values["summary_history"] = [
@@ -169,7 +172,11 @@ def _empty_fork(
     title: str,
 ) -> str:
     """A fork from before the first message: a new, empty thread with the source's settings."""
-    fork_id = new_thread(app, title=title or f"{record.get('title') or thread_id} (fork at turn 0)")
+    fork_id = new_thread(
+        app,
+        title=title or f"{record.get('title') or thread_id} (fork at turn 0)",
+        owner=str(record.get("owner") or ""),
+    )
     rate = compression_rate if compression_rate is not None else record.get("rate")
     try:
         with storage_errors():

@@ -33,7 +33,7 @@ from graph.errors import (
     TurnCancelled,
     error_record,
 )
-from graph.nodes.llm import TURN_DEADLINE, cut_off, fallback_message
+from graph.nodes.llm import TURN_DEADLINE, fallback_message
 from graph.session.app import (
     ChatApp,
     approval_in,
@@ -54,7 +54,7 @@ from graph.storage.leases import ThreadBusyError, release, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
-from graph.turns import content_text, split_turns, turn_open
+from graph.turns import CUT_OFF, content_text, cut_off, split_turns, turn_open
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +189,7 @@ def _payload(
         "strategy": thread_strategy(app, record),
         "context_budget": thread_budget(app, record),
         "recall": thread_recall(app, record),
+        "continuing": "",  # a new message is never taken for a Continue
     }
 
 
@@ -712,12 +713,19 @@ def close_unanswered(
     ]
     korean = is_korean(" ".join(content_text(m)[:200] for m in current))
     closing = fallback_message(code, korean)
+    continuing = str((snapshot.values or {}).get("continuing") or "")
+    if continuing:  # a Continue that never finished: the cut-off answer goes back as it was
+        closing = AIMessage(
+            content=continuing, response_metadata={CUT_OFF: ErrorCode.LLM_TRUNCATED.value}
+        )
     turn = int((snapshot.values or {}).get("turn_count", 0))
     errors = [
         *(snapshot.values or {}).get("errors", []),
         error_record(turn, "turn", code, code.value),
     ]
     app.graph.update_state(
-        config, {"messages": [*missing, closing], "errors": errors}, as_node="llm_node"
+        config,
+        {"messages": [*missing, closing], "errors": errors, "continuing": ""},
+        as_node="llm_node",
     )
     return closing

@@ -324,3 +324,30 @@ def test_a_tool_round_goes_back_with_empty_content_not_null(
     assert out.answer == "5입니다." and ran == ["2+3"]
     sent = fake.seen[-1].body["messages"]
     assert [m["content"] for m in sent if m["role"] == "assistant"] == [""]
+
+
+def test_a_continue_that_never_finished_puts_the_cut_off_answer_back(
+    http_server: FakeHTTPServer, tmp_path: Path
+) -> None:
+    from langchain_core.messages import RemoveMessage
+
+    from graph.errors import ErrorCode
+    from graph.session.app import config_for, thread_values
+    from graph.session.turns import close_unanswered
+
+    oai.install(http_server, [oai.broken("length"), oai.text("새 질문의 답입니다.")])
+    app = open_app(_settings(http_server, tmp_path), tools=[], index=None)
+    thread = new_thread(app)
+    run_turn(app, thread, "긴 답을 해 줘", turn_count=1, compression_rate=0.3)
+    cut = thread_values(app, thread)["messages"][-1]
+    # Continue took the answer out to go on from it, then the process died (or Stop)
+    app.graph.update_state(
+        config_for(thread, app.settings),
+        {"messages": [RemoveMessage(id=cut.id or "")], "continuing": cut.content},
+        as_node="recall_node",
+    )
+    closed = close_unanswered(app, thread, ErrorCode.TURN_INTERRUPTED)
+    assert closed is not None and closed.content == "이 답은 중간에서 잘"
+    assert closed.response_metadata["cut_off"] == "LLM_TRUNCATED"  # Continue is offered again
+    nxt = run_turn(app, thread, "다른 질문", turn_count=2, compression_rate=0.3)
+    assert nxt.answer == "새 질문의 답입니다."  # not glued to the old answer

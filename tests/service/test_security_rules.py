@@ -79,3 +79,18 @@ def test_tokens_added_and_revoked_count_from_the_next_request(tmp_path: Path) ->
     # no users file: the legacy token is the one user, and nothing is owned
     assert Tokens(api_token="legacy").identify("Bearer legacy") is None
     assert Tokens().identify("") is None
+
+
+def test_default_is_no_users_file_user_and_a_bad_edit_keeps_the_last_good_users(
+    tmp_path: Path,
+) -> None:
+    from service.users import DEFAULT_USER, Tokens, add_user, hash_token
+
+    path = tmp_path / "users.jsonl"
+    with pytest.raises(ValueError, match="API_TOKEN"):
+        add_user(path, DEFAULT_USER)  # it would see every thread with no owner
+    token = add_user(path, "alice")
+    tokens = Tokens(users_file=path)
+    assert tokens.users() == {hash_token(token): "alice"}
+    path.write_text(path.read_text() + "{not json\n")  # a bad hand edit
+    assert tokens.users() == {hash_token(token): "alice"}  # not a 500 on every request
