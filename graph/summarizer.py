@@ -220,6 +220,8 @@ def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
             ):
                 continue  # an answer repeating what was already said adds nothing
             seen.append(grams)
+            if isinstance(msg, AIMessage) and is_prompt_echo(sentence):
+                continue  # a model saying its prompt back: the app's words, not the talk's
             score = _score(sentence, isinstance(msg, HumanMessage), i == 0)
             if isinstance(msg, AIMessage) and (
                 (score < 2 and len(sentence) < 20) or sentence.rstrip(".").endswith(":")
@@ -549,6 +551,45 @@ def _instruction_pieces() -> frozenset[str]:
     return frozenset(p for part in literal for p in _pieces(part))
 
 
+@lru_cache(maxsize=1)
+def _prompt_pieces() -> tuple[frozenset[str], ...]:
+    """Each summary prompt's fixed words, apart (placeholders left out)."""
+    from prompt import TEMPLATES
+
+    return tuple(
+        frozenset(
+            p
+            for part, _, _, _ in string.Formatter().parse(TEMPLATES[name])
+            if part
+            for p in _pieces(part)
+        )
+        for name in TEMPLATES
+        if name.startswith("summary.")
+    )
+
+
+PROMPT_COVER = 0.5
+"""A text holding more than this share of one prompt's fixed words says that prompt back,
+however much of the conversation it quotes with it."""
+
+
+def is_prompt_echo(text: str) -> bool:
+    """Whether `text` is mostly the app's own prompt words (a model saying them back)."""
+    pieces = _pieces(text)
+    return bool(pieces) and len(pieces & _instruction_pieces()) > len(pieces) / 2
+
+
+def says_a_prompt_back(summary: str) -> bool:
+    """Whether `summary` holds most of one summary prompt's fixed words.
+
+    That is the prompt itself given back as the summary, conversation and all.
+    """
+    pieces = _pieces(summary)
+    return any(
+        fixed and len(pieces & fixed) > PROMPT_COVER * len(fixed) for fixed in _prompt_pieces()
+    )
+
+
 def echo_share(summary: str, source: str) -> float:
     """The share of the summary's pieces that come from the instructions, not the source."""
     pieces = _pieces(summary)
@@ -585,8 +626,10 @@ def check_summary(summary: str, source: str, target_chars: int) -> str:
     """
     if not summary.strip():
         return "empty"
-    if echo_share(summary, source) > ECHO_SHARE or (
-        _TEMPLATE_MARK.search(summary) and not _TEMPLATE_MARK.search(source)
+    if (
+        echo_share(summary, source) > ECHO_SHARE
+        or says_a_prompt_back(summary)
+        or (_TEMPLATE_MARK.search(summary) and not _TEMPLATE_MARK.search(source))
     ):
         return "repeats the instructions"
     flat = "".join(summary.split())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -98,6 +98,16 @@ def mark_cut_off(reply: AIMessage, code: ErrorCode) -> AIMessage:
     )
 
 
+def _nothing_is_empty(parts: Iterator[Any]) -> Iterator[Any]:
+    """The stream's chunks; a stream that ended with none is an empty completion."""
+    try:
+        yield from parts
+    except ValueError as exc:
+        if "No generation chunks" in str(exc):
+            raise BrokenOutput(ErrorCode.LLM_EMPTY, "the model sent nothing") from exc
+        raise
+
+
 def _deadline(limit_s: float) -> float:
     """When this turn's model calls must be done: the runner's deadline, else from now."""
     try:
@@ -123,7 +133,7 @@ def stream_reply(
     late = False
     parts = model.stream(list(messages), config)
     try:
-        for chunk in parts:
+        for chunk in _nothing_is_empty(parts):
             if isinstance(chunk, AIMessage) and not isinstance(chunk, AIMessageChunk):
                 return chunk  # a model that does not stream answers in one message
             if not isinstance(chunk, AIMessageChunk):

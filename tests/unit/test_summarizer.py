@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-from graph.summarizer import ExtractiveSummarizer, LLMSummarizer, trim_at_sentence
+from graph.summarizer import (
+    ExtractiveSummarizer,
+    LLMSummarizer,
+    format_conversation,
+    trim_at_sentence,
+)
 from graph.turns import original_chars
 from prompt import get_prompt
 from tests.fakes.chat import ScriptedModel
@@ -187,3 +192,25 @@ def test_a_summary_of_template_markup_or_one_phrase_over_and_over_falls_back(
     target = len(reply.strip())  # the right length: only what it says is wrong
     result = LLMSummarizer(ScriptedModel([reply])).summarize(KO, target, turn_label="1-3턴")
     assert result.fallback == reason
+
+
+def test_the_prompt_given_back_with_the_conversation_falls_back() -> None:
+    # what Gemma 270M stored as turns 7-9's summary: its whole prompt, conversation and all
+    target = int(original_chars(KO) * 0.3)
+    prompt = get_prompt(
+        "summary.generate",
+        turn_label="1-3턴",
+        target_chars=target,
+        conversation=format_conversation(KO),
+    )
+    result = LLMSummarizer(ScriptedModel([prompt[: int(target * 1.1)], prompt])).summarize(
+        KO, target, turn_label="1-3턴"
+    )
+    assert result.fallback == "repeats the instructions"
+
+
+def test_the_extractive_summary_leaves_out_a_model_saying_its_prompt_back() -> None:
+    echo = AIMessage(f"{get_prompt('system.base')} 안녕하세요! 제 이름은 윤서연이에요.")
+    turns = [HumanMessage("안녕하세요! 제 이름은 윤서연이에요. 사번은 HR-20417입니다."), echo]
+    text = ExtractiveSummarizer().summarize(turns, 200, turn_label="1턴").text
+    assert "HR-20417" in text and get_prompt("system.base") not in text
