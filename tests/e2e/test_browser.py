@@ -247,7 +247,7 @@ def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
 def test_regenerate_edit_and_copy_in_a_narrow_dark_window(server: str) -> None:
     """On a phone-wide window in dark mode: the columns stack, the page is dark, and the
     last answer can be copied, regenerated and edited and resent (each in a new branch)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
         browser = _browser(pw)
@@ -274,7 +274,11 @@ def test_regenerate_edit_and_copy_in_a_narrow_dark_window(server: str) -> None:
         _shot(page, "narrow-2-copy")
         page.keyboard.press("Escape")
 
-        chat_box.get_by_role("button", name="🔄 다시 생성").click()
+        # under load the page may still show the run before, whose last turn had its own
+        # buttons: wait for the redraw to leave the last turn's alone
+        regenerate = chat_box.get_by_role("button", name="🔄 다시 생성")
+        expect(regenerate).to_have_count(1, timeout=60_000)
+        regenerate.click()
         page.get_by_text("2턴을 새 갈래에서 다시 보냈습니다", exact=False).wait_for(timeout=60_000)
         _wait_turn(page, 2)
         _shot(page, "narrow-3-regenerated")
