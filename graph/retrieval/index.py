@@ -37,6 +37,7 @@ from graph.retrieval.chunking import (
 from graph.retrieval.glossary import Concept, concepts, expand_query
 from graph.retrieval.tokenize import (
     EN_PHRASING,
+    KO_GENRE_WORDS,
     KO_TIME_WORDS,
     is_predicate,
     noun_phrases,
@@ -455,6 +456,7 @@ class DocumentIndex:
             # document uses is a topic they do not cover ("배당금")
             and not is_predicate(t)
             and t not in KO_TIME_WORDS  # when it is asked ("오늘"), not what about
+            and t not in KO_GENRE_WORDS  # the kind of text asked for ("정책"), not what about
             # a piece cut from a longer query word ("일주" of "일주일") is not a word
             # of its own: it neither helps nor counts against the match
             and not any(o != t and o.startswith(t) for o in written)

@@ -66,6 +66,11 @@ KO_TIME_WORDS = frozenset(
 words of `EN_PHRASING`, one no document uses is no topic the documents miss ("오늘 건물에
 어떻게 들어가요?")."""
 
+KO_GENRE_WORDS = frozenset("정책 규정 규칙 지침 방침 매뉴얼 가이드 안내 제도 내규".split())
+"""Korean words for the kind of text asked for, not what it is about: "휴가 정책" asks for
+the document on leave whatever it calls itself ("휴가 규정"), so one no document uses is no
+topic the documents miss (seed 000's own example)."""
+
 _lock = threading.Lock()
 _kiwi: Any = None
 _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
