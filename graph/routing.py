@@ -32,7 +32,7 @@ from graph.retrieval.parts import COMPOUND, union_confidence
 from graph.safeguard import mask
 from graph.state import ChatState
 from graph.structured import ask_structured, collect_decisions, decision_records
-from graph.text import asks_the_clock, is_greeting
+from graph.text import asks_the_clock, is_greeting, is_statement
 from graph.turns import content_text, extract_current_turn
 from prompt import get_prompt
 
@@ -89,7 +89,9 @@ def rule_route(question: str, index: DocumentIndex, rerank: bool = True) -> Rule
         return RuleRoute("agent", "plain tool request (arithmetic, time, weather, code, web)")
     if _RECALL.search(question.lower()):
         return RuleRoute("agent", "asks about this conversation, not the documents")
-    if not _ASKS.search(question) and not _DOCUMENTISH.search(question.lower()):
+    if is_statement(question) or (
+        not _ASKS.search(question) and not _DOCUMENTISH.search(question.lower())
+    ):
         return RuleRoute("agent", "a statement, not a question: nothing to look up")
     hits = index.search(question, k=3)
     if relevant(hits[:1]):

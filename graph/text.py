@@ -67,6 +67,47 @@ def is_greeting(text: str) -> bool:
     return bool(_GREETING.fullmatch(text.strip()))
 
 
+_ASKING_END = re.compile(
+    r"[?？][\s)\"'”’]*$|(까|나요|죠|니|냐|래|어때|줘|줘요|주세요|줄래|할래)\s*[.!~]*$"
+)
+_ASKING_START = re.compile(
+    r"^\W*(what|when|where|who|whom|whose|which|why|how|can|could|would|will|do|does|did|"
+    r"is|are|was|were|should|may|shall|tell me|please|show me)\b",
+    re.IGNORECASE,
+)
+_SAYING_END = re.compile(r"(다|요|네|음|함|임|[a-zA-Z0-9)%]\.|[!.])\s*[.!~^ㅎㅋ)]*$")
+
+
+def is_question(sentence: str) -> bool:
+    """A question or a request by its grammar.
+
+    A question mark, a Korean asking or requesting ending ("...뭐였죠", "...알려줘"), or
+    an English question's first word.
+    """
+    text = sentence.strip()
+    return bool(_ASKING_END.search(text) or _ASKING_START.search(text))
+
+
+def is_statement(text: str) -> bool:
+    """A message that only tells something.
+
+    No sentence asks or requests, and it ends as a declarative sentence does ("...이에요.",
+    "...입니다", "I live in Leeds."). A bare phrase ("휴가 정책") is neither: it is looked up.
+    """
+    parts = [p for p in re.split(r"(?<=[.!?？。])\s+|\n+", text.strip()) if p.strip()]
+    return (
+        bool(parts)
+        and not any(is_question(p) for p in parts)
+        and bool(_SAYING_END.search(parts[-1].strip()))
+    )
+
+
+def opens_with_greeting(text: str) -> bool:
+    """Whether a message begins with a greeting ("Hello! My dog is ...")."""
+    first = re.split(r"(?<=[!.,~])\s+", text.strip(), maxsplit=1)[0]
+    return is_greeting(first.rstrip(","))
+
+
 CLOCK_ZONES = {
     "뉴욕": "America/New_York",
     "new york": "America/New_York",
