@@ -30,8 +30,16 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from graph.safeguard import find_pii
+from graph.statements import Statement, best_statements, said, user_segments
 from graph.summarizer import sentences
-from graph.text import CLOCK_ZONES, asks_the_clock, is_korean
+from graph.text import (
+    CLOCK_ZONES,
+    asks_the_clock,
+    is_greeting,
+    is_korean,
+    is_question,
+    opens_with_greeting,
+)
 from graph.turns import content_text
 from prompt import get_prompt
 
@@ -81,7 +89,8 @@ _NEEDS = {
 }
 """What an unavailable tool needs, in Korean and English."""
 _ABOUT_USER = re.compile(
-    r"\b(my|mine|me|i)\b|제가|내가|저는|나는|저의|나의|(?:^|\s)(?:제|내)\s", re.I
+    r"\b(my|mine|me|i|our|ours|we|us)\b|제가|내가|저는|나는|저의|나의|우리|저희|(?:^|\s)(?:제|내)\s",
+    re.I,
 )
 _RECALL = re.compile(r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)|did i|i said|i told")
 _QUESTION_WORDS = (
@@ -106,7 +115,6 @@ _QUESTION_WORDS = (
     "which",
     "remember",
 )
-_GREETINGS = ("안녕", "반가", "hello", "hi ", "hey")
 _STOP_BIGRAMS = {
     "뭐라",
     "라고",
@@ -153,6 +161,27 @@ _STOP_BIGRAMS = {
 }
 NO_MATCH = 0.2
 """Share of the question's words a memory must contain to be quoted."""
+GREETING_KO = (
+    "안녕하세요! 저는 API 키 없이 동작하는 오프라인 엔진입니다. 계산, 시간, 파일 읽기를 "
+    "하고, 이전 대화와 요약에서 찾아 답합니다."
+)
+GREETING_EN = (
+    "Hello! I am the offline engine, running with no API key. I can calculate, "
+    "tell the time, read files, and quote our earlier conversation and its summaries."
+)
+NOT_FOUND_KO = (
+    "오프라인 엔진이라 새로운 답을 지어내지 않습니다. 대화 기록과 요약에서도 관련 내용을 "
+    "찾지 못했습니다."
+)
+NOT_FOUND_EN = (
+    "I am the offline engine and do not invent answers; nothing in our "
+    "conversation or its summaries matches that."
+)
+NOTED_KO = "알겠습니다. 기억해 두겠습니다: "
+NOTED_EN = "Noted. I will keep this in mind: "
+_STOCK = (GREETING_KO, GREETING_EN, NOT_FOUND_KO, NOT_FOUND_EN, NOTED_KO, NOTED_EN)
+"""The engine's own set replies: never a memory to answer from (they only repeat or say
+nothing was found)."""
 
 
 @functools.lru_cache(maxsize=8192)
@@ -169,6 +198,24 @@ def _bigrams(text: str) -> frozenset[str]:
         else:
             grams.update(word[i : i + 2] for i in range(max(1, len(word) - 1)))
     return frozenset(g for g in grams if g not in _STOP_BIGRAMS and len(g) > 1)
+
+
+_PARTICLE = re.compile(
+    r"(?<=[가-힣])(이랑|랑|이나|에서|에게|한테|으로|로|은|는|이|가|을|를|에|의|도|와|과|만|까지|부터)$"
+)
+"""A Korean particle ending a word: "생일이" is "생일" + "이", and its "일이" no word."""
+
+
+@functools.lru_cache(maxsize=8192)
+def _words(text: str) -> frozenset[str]:
+    """Syllable pairs of words without their particles, and dictionary forms.
+
+    "생일이" gives "생일" (not "일이"), "차가" and "차는" give "=차", "renews" "=renew".
+    """
+    from graph.retrieval.tokenize import tokens
+
+    stems = " ".join(_PARTICLE.sub("", word) for word in text.split())
+    return _bigrams(stems) | {f"={t}" for t in tokens(text) if t not in _STOP_BIGRAMS}
 
 
 @dataclass
@@ -195,16 +242,21 @@ class Memory:
         return f"{self.turn}턴{when}" if korean else f"turn {self.turn}{when}"
 
 
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+"""An English month's name, as a date writes it ("May 10", "1 September")."""
 _CONCEPTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     # question word -> what an answer to it looks like
     (
         re.compile(r"이름|누구|name|who"),
-        re.compile(r"이름은|저는\s*[가-힣]{2,4}(입니다|이에요|예요|이야|야)|my name is|i am [A-Z]"),
+        re.compile(
+            r"이름은|저는\s*[가-힣]{2,4}(입니다|이에요|예요|이야|야)|my name is|i am [a-z]|i'm [a-z]"
+        ),
     ),
     (
-        re.compile(r"언제|몇\s?시|날짜|when|what time|date"),
+        re.compile(r"언제|몇\s?시|날짜|생일|when|what time|date|birthday|born"),
         re.compile(
             r"\d+\s*(월|일|시|분)|[월화수목금토일]요일|\d{4}-\d{2}-\d{2}|\d+\s*(am|pm)|monday|tuesday|wednesday|thursday|friday"
+            rf"|\b{_MONTHS}\.? \d{{1,2}}\b|\b\d{{1,2}} {_MONTHS}\b"
         ),
     ),
     (
@@ -216,6 +268,10 @@ _CONCEPTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(
             r"[가-힣]+(에서|으로|로)\s|[가-힣]+(시|도|구|동|역|호텔|식당|공항)\b|\b(in|at|to) [a-z]+"
         ),
+    ),
+    (
+        re.compile(r"몇|how many|what number|which number"),
+        re.compile(r"\d"),
     ),
     (
         re.compile(r"좋아|선호|취향|favou?rite|prefer|like"),
@@ -253,6 +309,10 @@ def find_memory(question: str, memories: Sequence[Memory]) -> tuple[Memory, floa
     return best if best[1] >= NO_MATCH else None
 
 
+OWN_OVER_DOCUMENTS = 0.5
+"""With passages retrieved, a statement of the user's answers only when it matches this
+much of the question (half its words, or fewer with the kind of fact asked for): "Can I
+work remotely?" is the documents' even though the user once said "I work nights"."""
 RECENT_MARGIN = 0.1
 """Recalled turns this close to the best score count as equally relevant."""
 
@@ -327,11 +387,69 @@ def _context_memories(messages: Sequence[BaseMessage], korean: bool) -> list[Mem
                                 part=part.group(1) if part else "",
                             )
                         )
-        elif isinstance(msg, HumanMessage) and text:
+        elif isinstance(msg, HumanMessage) and text and not is_question(text):
             memories.append(Memory("이전 대화의 사용자 말" if korean else "you said", text, 1.0))
         elif isinstance(msg, AIMessage) and text and not msg.tool_calls:
-            memories.append(Memory("이전 대화의 AI 답변" if korean else "I answered", text, 0.7))
+            if not text.startswith(_STOCK):
+                memories.append(
+                    Memory("이전 대화의 AI 답변" if korean else "I answered", text, 0.7)
+                )
     return memories
+
+
+def _user_statements(messages: Sequence[BaseMessage], korean: bool) -> list[Statement]:
+    """What the user said, in the context the model receives (`graph.statements`).
+
+    The user's side of the summaries, recalled turns, pinned facts, entities, window and
+    long-term memory, and the raw turns. Raw turns are numbered after the summaries'
+    last turn (the three-turn memory keeps every turn after it raw); under another
+    memory, whose raw turns follow no numbered summary, they are "a recent turn".
+    """
+    system = (
+        content_text(messages[0]) if messages and isinstance(messages[0], SystemMessage) else ""
+    )
+    found: list[Statement] = []
+    last_summarized = 0
+    other_memory = False
+    for memory in _system_memories(system):
+        span = re.match(r"(\d+)-(\d+)턴", memory.label)
+        if memory.kind in ("recalled", "pinned"):
+            label = (
+                memory.cite(korean)
+                if memory.kind == "recalled"
+                else _turn_label(memory.turn, korean)
+            )
+            found += said(" ".join(user_segments(memory.text)), memory.turn, label, whole=True)
+        elif span:
+            end = int(span.group(2))
+            last_summarized = max(last_summarized, end)
+            label = (
+                f"{span.group(0)} 요약"
+                if korean
+                else f"the summary of turns {span.group(1)}-{span.group(2)}"
+            )
+            for part in user_segments(memory.text):
+                found += said(part, end, label, whole=False)
+        else:
+            turn = re.search(r"(\d+)턴", memory.label)
+            at = int(turn.group(1)) if turn else 0
+            other_memory = other_memory or not turn
+            label = _turn_label(at, korean) if turn else memory.label
+            for part in user_segments(memory.text):
+                found += said(part, at, label, whole=False)
+    raw = [m for m in messages[1:-1] if isinstance(m, HumanMessage)]
+    for i, msg in enumerate(raw, start=1):
+        if last_summarized or not other_memory:
+            number = last_summarized + i
+            found += said(content_text(msg), number, _turn_label(number, korean), whole=True)
+        else:
+            recent = "최근 대화" if korean else "a recent turn"
+            found += said(content_text(msg), 10_000 + i, recent, whole=True)
+    return found
+
+
+def _turn_label(turn: int, korean: bool) -> str:
+    return f"{turn}턴" if korean else f"turn {turn}"
 
 
 class OfflineChatModel(BaseChatModel):
@@ -597,51 +715,77 @@ class OfflineChatModel(BaseChatModel):
         system = (
             content_text(messages[0]) if messages and isinstance(messages[0], SystemMessage) else ""
         )
+        asks = any(w in lower for w in _QUESTION_WORDS) or is_question(question)
+        # a question is answered first from what the user said, whatever else is there
+        own = self._from_statements(question, messages, korean) if asks else None
         if "[참고 문서]" in system:
-            # a question about the user ("what's my favorite color?") is answered from the
-            # conversation when it holds a match: what they said beats a policy document
-            own = [m for m in memories if m.kind != "document"]
-            found = find_memory(question, own) if _ABOUT_USER.search(question) else None
-            if found is None:
-                return self._answer_from_documents(
-                    question,
-                    [m for m in memories if m.kind == "document"],
-                    korean,
-                    system.split("[참고 문서]", 1)[1],
-                )
-            return self._quote(found[0], korean)
-        asks = any(w in lower for w in _QUESTION_WORDS)
+            documents = [m for m in memories if m.kind == "document"]
+            # what they said of themselves beats a policy document, unless a passage
+            # matches better; a question not about them is the documents'
+            if (
+                own is not None
+                and _ABOUT_USER.search(question)
+                and _best_score(question, own[1])
+                >= max(OWN_OVER_DOCUMENTS, _best_score(question, documents))
+            ):
+                return own[0]
+            return self._answer_from_documents(
+                question, documents, korean, system.split("[참고 문서]", 1)[1]
+            )
         requested = asks or bool(
             re.search(r"줘|주세요|please|찾아|검색|\b(search|run|read|open|show)\b|실행", lower)
         )
         cannot = self._cannot(question, korean) if requested else None
         if cannot:
             return cannot
+        if own is not None:
+            return own[0]
         found = find_memory(question, memories) if asks else None
         if found:
             return self._quote(found[0], korean)
-        if any(lower.startswith(g) or g in lower[:12] for g in _GREETINGS):
-            return (
-                "안녕하세요! 저는 API 키 없이 동작하는 오프라인 엔진입니다. 계산, 시간, 파일 읽기를 "
-                "하고, 이전 대화와 요약에서 찾아 답합니다."
-                if korean
-                else "Hello! I am the offline engine, running with no API key. I can calculate, "
-                "tell the time, read files, and quote our earlier conversation and its summaries."
-            )
+        if is_greeting(question):  # seed 002's fast path: a greeting and nothing else
+            return GREETING_KO if korean else GREETING_EN
         if asks:
-            return (
-                "오프라인 엔진이라 새로운 답을 지어내지 않습니다. 대화 기록과 요약에서도 관련 내용을 "
-                "찾지 못했습니다."
-                if korean
-                else "I am the offline engine and do not invent answers; nothing in our "
-                "conversation or its summaries matches that."
-            )
+            return NOT_FOUND_KO if korean else NOT_FOUND_EN
         snippet = question if len(question) <= 200 else question[:199] + "…"
-        return (
-            f"알겠습니다. 기억해 두겠습니다: “{snippet}”"
-            if korean
-            else f"Noted. I will keep this in mind: “{snippet}”"
+        hello = ("안녕하세요! " if korean else "Hello! ") if opens_with_greeting(question) else ""
+        return f"{hello}{NOTED_KO if korean else NOTED_EN}“{snippet}”"
+
+    def _from_statements(
+        self, question: str, messages: Sequence[BaseMessage], korean: bool
+    ) -> tuple[str, list[Memory]] | None:
+        """The answer from the user's own statements, and the statements it quotes.
+
+        None when nothing they said matches the question.
+        """
+        kinds = [answer for ask, answer in _CONCEPTS if ask.search(question.lower())]
+        found = best_statements(
+            question,
+            _user_statements(messages, korean),
+            _words,
+            kinds,
+            [answer for _, answer in _CONCEPTS],
+            bonus=CONCEPT_BONUS,
         )
+        if not found:
+            return None
+        quotes = []
+        for statement, _ in sorted(found, key=lambda pair: pair[0].turn):
+            text = statement.text if len(statement.text) <= 400 else statement.text[:399] + "…"
+            head = (
+                f"말씀하신 내용입니다 ({statement.label}):"
+                if korean
+                else f"You said this ({statement.label}):"
+            )
+            quotes.append(f"{head}\n\n> {text}")
+        quoted = [Memory(statement.label, statement.text, 1.0) for statement, _ in found]
+        return "\n\n".join(quotes), quoted
+
+
+def _best_score(question: str, memories: Sequence[Memory]) -> float:
+    """How well the best of `memories` matches the question (as `find_memory` scores)."""
+    found = find_memory(question, memories)
+    return found[1] if found else 0.0
 
 
 def _absent_note(section: str, korean: bool) -> str:

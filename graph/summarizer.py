@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 from graph.budgets import estimate_tokens
 from graph.safeguard import mask, unmask
 from graph.structured import ask_structured
+from graph.text import is_question
 from graph.turns import content_text
 from prompt import get_prompt
 
@@ -50,13 +51,24 @@ RETRY_TOLERANCE = 0.25
 EXTRACTIVE_TOLERANCE = 0.10
 """The extractive summary lands within this share of the target."""
 
-_SENTENCE = re.compile(r"(?:[^.!?。\n]|\.(?=[A-Za-z0-9]))+(?:[.!?。]+|$)", re.MULTILINE)
+_SENTENCE = re.compile(
+    r"(?:[^.!?。…\n]|\.(?=[A-Za-z0-9])|(?<=\b[A-Z][a-z])\.(?= [A-Z])|(?<=\b[A-Z])\.(?= [A-Z]))+"
+    r"(?:[.!?。…]+|$)",
+    re.MULTILINE,
+)
+"""A sentence: up to its end mark; a dot inside a word or number ("3.5", "e.g") and after a
+capitalized one- or two-letter abbreviation before a name ("Dr. Okafor") does not end it;
+the "…" of a sentence cut short does."""
 _NUMBER = re.compile(r"\d[\d,.:/-]*")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z]+\b|[\"'「『“][^\"'」』”]{1,30}[\"'」』”]")
 _HANGUL = re.compile(r"[가-힣]")
 _QUOTED = (">", "출처:", "Source:", "함께 찾은 문서", "Also found")
 """Lines that repeat or cite other text (quotes, sources): kept only if room is left."""
 _USER_LABELS = ("사용자:", "User:")
+ECHO_MIN_CHARS = 8
+"""A user's sentence this long or longer, said back in an answer, makes that an echo."""
+ECHO_COVER = 0.8
+"""Share of a user's sentence an answer's sentence holds to be its echo."""
 _NAME_KO = re.compile(r"[가-힣]{2,4}(?=(?:님|씨|이라고|라고|이에요|예요|입니다))")
 _SELF_FACT = re.compile(
     r"(?:^|\s)(?:제|저의|내|나의|우리|저희)\s*[가-힣A-Za-z ]{1,15}?[은는이가]\s"
@@ -175,6 +187,8 @@ def trim_at_sentence(text: str, limit: int) -> str:
 
 
 def _score(sentence: str, from_user: bool, first_of_answer: bool) -> float:
+    if from_user and is_question(sentence):
+        from_user = False  # a question states nothing: the user's facts come first
     facts = len(_NUMBER.findall(sentence)) * 2.0 + len(_NAME.findall(sentence)) * 1.5
     facts += len(_NAME_KO.findall(sentence)) * 1.5
     if from_user and _SELF_FACT.search(sentence):
@@ -197,9 +211,20 @@ def _grams(text: str) -> set[str]:
 
 
 def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
-    """Sentences worth keeping: quoted repeats of earlier text are demoted, duplicates dropped."""
+    """Sentences worth keeping: quoted repeats of earlier text are demoted, duplicates dropped.
+
+    An answer's sentence that says a user's sentence back ("기억해 두겠습니다: “…”") or
+    quotes a transcript ("사용자: …") is left out: the user's own words are kept first.
+    """
     units: list[_Unit] = []
     seen: list[set[str]] = []
+    said = [
+        _grams(sentence)
+        for msg in messages
+        if isinstance(msg, HumanMessage)
+        for sentence in sentences(content_text(msg))
+        if len(sentence) >= ECHO_MIN_CHARS
+    ]
     for msg in messages:
         text = content_text(msg).strip()
         if not text:
@@ -222,6 +247,12 @@ def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
             seen.append(grams)
             if isinstance(msg, AIMessage) and is_prompt_echo(sentence):
                 continue  # a model saying its prompt back: the app's words, not the talk's
+            if isinstance(msg, AIMessage) and (
+                sentence.startswith(_USER_LABELS + ("AI:",))
+                or sentence.rstrip(".").endswith(":")  # "Here is what I found:" leads in
+                or any(len(u & grams) >= ECHO_COVER * len(u) for u in said)
+            ):
+                continue  # the user's words said back: theirs are in the summary already
             score = _score(sentence, isinstance(msg, HumanMessage), i == 0)
             if isinstance(msg, AIMessage) and (
                 (score < 2 and len(sentence) < 20) or sentence.rstrip(".").endswith(":")
