@@ -411,7 +411,7 @@ def _user_statements(messages: Sequence[BaseMessage], korean: bool) -> list[Stat
     found: list[Statement] = []
     last_summarized = 0
     other_memory = False
-    for memory in _system_memories(system):
+    for position, memory in enumerate(_system_memories(system)):
         span = re.match(r"(\d+)-(\d+)턴", memory.label)
         if memory.kind in ("recalled", "pinned"):
             label = (
@@ -432,7 +432,10 @@ def _user_statements(messages: Sequence[BaseMessage], korean: bool) -> list[Stat
                 found += said(part, end, label, whole=False)
         else:
             turn = re.search(r"(\d+)턴", memory.label)
-            at = int(turn.group(1)) if turn else 0
+            # a window or long-term memory names no turns: it is what the conversation
+            # came to, in its order, so it comes after the numbered turns recalled from
+            # the archive and before the raw turns after it
+            at = int(turn.group(1)) if turn else UNNUMBERED + position
             other_memory = other_memory or not turn
             label = _turn_label(at, korean) if turn else memory.label
             for part in user_segments(memory.text):
@@ -444,8 +447,12 @@ def _user_statements(messages: Sequence[BaseMessage], korean: bool) -> list[Stat
             found += said(content_text(msg), number, _turn_label(number, korean), whole=True)
         else:
             recent = "최근 대화" if korean else "a recent turn"
-            found += said(content_text(msg), 10_000 + i, recent, whole=True)
+            found += said(content_text(msg), 2 * UNNUMBERED + i, recent, whole=True)
     return found
+
+
+UNNUMBERED = 100_000
+"""Where the statements of memory sections that name no turn are put in time."""
 
 
 def _turn_label(turn: int, korean: bool) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from graph.summarizer import sentences
 from graph.text import is_greeting, is_question
 
-_ROLE = re.compile(r"(?:^|\s)(사용자|User|AI|Assistant):\s", re.M)
+_ROLE = re.compile(r"(?:^|\s)(사용자|User|AI|Assistant|도구\([^)]*\)|Tool\([^)]*\)):\s", re.M)
 _USER_ROLES = ("사용자", "User")
 
 
