@@ -407,13 +407,7 @@ def _redo(app: ChatApp, thread: str, title: str, text: str | None, turn: int, la
     if it had been typed (streamed, stoppable). The original thread stays in the list.
     """
     try:
-        redo = redo_last_turn(
-            app,
-            thread,
-            text,
-            turn=turn,
-            title=t("redo_title", lang, title=title or t("untitled", lang)),
-        )
+        redo = redo_last_turn(app, thread, text, turn=turn)
     except (InputError, StorageError) as exc:
         st.session_state["flash"] = str(exc)
         if text is not None:

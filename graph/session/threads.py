@@ -17,6 +17,7 @@ from graph.session.app import (
     retryable,
 )
 from graph.session.errors import storage_errors
+from graph.session.versions import TurnVersions, delete_slots, versions_in
 from graph.settings import validate_budget, validate_rate
 from graph.storage import summaries
 from graph.storage.archive import (
@@ -73,6 +74,8 @@ class ThreadView:
     """The current turn's retrieval loop: outcome, steps with their judgements, menus."""
     state: dict[str, Any] = field(default_factory=dict)
     """The raw checkpointed values, for export and the next-context preview."""
+    versions: dict[int, TurnVersions] = field(default_factory=dict)
+    """The turns of the line shown that have versions (regenerated or edited), by number."""
 
 
 def new_thread(app: ChatApp, title: str = "", owner: str = "") -> str:
@@ -183,6 +186,7 @@ def delete_thread(app: ChatApp, thread_id: str) -> None:
     """Delete a thread, all of it or nothing: checkpoints, archive, index, list entry."""
     require_thread(app, thread_id)
     with storage_errors():
+        delete_slots(app, thread_id)
         delete_archive(app.persistence.archive, thread_id)
 
 
@@ -235,6 +239,7 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         retrieved=list(values.get("retrieved", [])),
         retrieval=dict(values.get("retrieval") or {}),
         state=values,
+        versions=versions_in(record),
     )
 
 

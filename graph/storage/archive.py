@@ -19,7 +19,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from graph.storage import blocks
-from graph.storage.db import Connection, dialect
+from graph.storage.db import Connection, dialect, tables
 from graph.storage.packing import dump as _dump
 from graph.storage.packing import pack_json, unpack_json
 from graph.storage.recall_index import delete_index, document_terms, index_turns
@@ -275,6 +275,46 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
         delete_index(archive.conn, thread_id)
 
 
+MOVED_TABLES = (
+    "checkpoint_turns",
+    "archive_turns",
+    "archive_blocks",
+    "summary_costs",
+    "summary_items",
+    "memory_facts",
+    "pinned_facts",
+    "tool_calls",
+    "thread_keys",
+)
+"""Besides the checkpoint tables, every table whose rows are one line of a conversation:
+what `move_rows` moves (the thread's record and writer lease stay with its id)."""
+
+
+def move_rows(archive: Archive, moves: Sequence[tuple[str, str]]) -> None:
+    """Move all of a thread's rows to another id, for each (from, to), in one transaction.
+
+    Checkpoints with their values, writes and packs, archived turns and blocks, summaries,
+    their costs, lost-facts records, pins, tool-call records and the recall index (its
+    thread key, so the postings follow). Each `to` must hold no rows yet, at its turn in
+    the sequence: `[(a, spare), (b, a)]` puts b's rows under a and a's under spare.
+    """
+    with archive.lock, archive.conn:
+        found = tables(archive.conn)
+        moved = [t for t in (*checkpoint_tables(archive.conn), *MOVED_TABLES) if t in found]
+        for source, target in moves:
+            _forget(archive, source)
+            _forget(archive, target)
+            for table in moved:
+                held = archive.conn.execute(
+                    f"SELECT 1 FROM {table} WHERE thread_id = ? LIMIT 1", (target,)
+                ).fetchone()
+                if held is not None:
+                    raise RuntimeError(f"{target!r} already has rows in {table}")
+                archive.conn.execute(
+                    f"UPDATE {table} SET thread_id = ? WHERE thread_id = ?", (target, source)
+                )
+
+
 def checkpoint_tables(conn: Connection) -> tuple[str, ...]:
     """The checkpoint saver's tables that hold a thread's rows, on this engine."""
     writes = "checkpoint_writes" if dialect(conn) == "postgres" else "writes"
@@ -324,8 +364,13 @@ def update_thread(archive: Archive, thread_id: str, **fields: Any) -> dict[str, 
 
 
 def list_threads(archive: Archive, limit: int = 500) -> list[dict[str, Any]]:
-    """All threads, newest first."""
-    rows = archive.execute(
-        "SELECT record FROM chat_threads ORDER BY created_at DESC LIMIT ?", (limit,)
-    )
-    return [dict(json.loads(row[0])) for row in rows]
+    """All threads, newest first; a thread's hidden version slots are not listed."""
+    rows = archive.execute("SELECT record FROM chat_threads ORDER BY created_at DESC")
+    records = (dict(json.loads(row[0])) for row in rows)
+    return [r for r in records if not r.get("version_of")][:limit]
+
+
+def version_slots(archive: Archive, thread_id: str) -> list[str]:
+    """The hidden slots holding the versions of a thread's turns that are not shown."""
+    rows = archive.execute("SELECT thread_id, record FROM chat_threads")
+    return [str(t) for t, record in rows if json.loads(record).get("version_of") == thread_id]
