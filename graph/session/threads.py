@@ -246,13 +246,24 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
 COUNT_FIELDS = ("summary_calls", "summary_model_calls")
 """The state's counts an export carries."""
 
+EXPORT_VERSION = 2
+"""The export format this code writes (`export_version`). 1: no such field, one line of
+turns. 2: `versions`, each turn's versions that are not shown, each a whole export of its
+line (`graph.session.versions.export_versions`). Both are imported."""
+
 
 def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
-    """The whole thread as plain JSON: messages (archive + state) and `summary_history`."""
+    """The whole thread as plain JSON: messages (archive + state) and `summary_history`.
+
+    With the versions of its turns that are not shown (`versions`, format 2).
+    """
     from langchain_core.messages import messages_to_dict
+
+    from graph.session.versions import export_versions
 
     view = load_thread(app, thread_id)
     return {
+        "export_version": EXPORT_VERSION,
         "thread_id": thread_id,
         "title": view.title,
         "turn_count": view.turn_count,
@@ -280,6 +291,7 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
         "errors": view.errors,
         # the panel's counts of summaries and merges, and of the model requests they made
         **{k: int(view.state.get(k, 0)) for k in COUNT_FIELDS},
+        "versions": export_versions(app, thread_id, export_thread),
     }
 
 

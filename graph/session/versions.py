@@ -36,7 +36,7 @@ keeps every store keyed by thread right without keying each of them by branch.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -145,7 +145,7 @@ def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = N
                 update_thread(archive, fork, **{VERSION_OF: thread_id, "title": ""})
                 entries = _entries(record)
                 entry = entries.get(str(turn)) or {
-                    "slots": [_new_slot(app, thread_id, record)],
+                    "slots": [new_slot(app, thread_id, record)],
                     "shown": 1,
                 }
                 slots = [*entry["slots"], fork]
@@ -218,7 +218,7 @@ def _move(
     update_thread(archive, thread_id, **{VERSIONS: {**kept, str(turn): entry, **brought}})
 
 
-def _new_slot(app: ChatApp, thread_id: str, record: dict[str, Any]) -> str:
+def new_slot(app: ChatApp, thread_id: str, record: dict[str, Any]) -> str:
     """An empty hidden slot of the thread (the version shown now parks there later)."""
     from graph.session.threads import new_thread
 
@@ -227,16 +227,65 @@ def _new_slot(app: ChatApp, thread_id: str, record: dict[str, Any]) -> str:
     return slot
 
 
-def add_slot(app: ChatApp, thread_id: str, slot: str | None = None) -> str:
-    """Make `slot` (a new empty one for None) a hidden slot of the thread; return its id."""
-    if slot is None:
-        return _new_slot(app, thread_id, require_thread(app, thread_id))
+def hide(app: ChatApp, slot: str, thread_id: str) -> None:
+    """Make a thread just written (an imported version) a hidden slot of `thread_id`."""
     update_thread(app.persistence.archive, slot, **{VERSION_OF: thread_id, "title": ""})
-    return slot
 
 
-def set_versions(app: ChatApp, thread_id: str, entries: dict[str, dict[str, Any]]) -> None:
-    """Write a thread's (or slot's) `versions` entries as they were exported."""
+def export_versions(
+    app: ChatApp, thread_id: str, export: Callable[[ChatApp, str], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The thread's versions for its export: per turn, the version shown and the others.
+
+    Each version not shown is `export` of its slot (a whole export, its own versions in
+    it): `[{"turn": 4, "shown": 2, "others": {"1": {...}, "3": {...}}}]`.
+    """
+    record = require_thread(app, thread_id)
+    out = []
+    for n, entry in sorted(_entries(record).items(), key=lambda item: int(item[0])):
+        shown = int(entry["shown"])
+        others = {
+            str(k): export(app, slot) for k, slot in enumerate(entry["slots"], 1) if k != shown
+        }
+        out.append({"turn": int(n), "shown": shown, "others": others})
+    return out
+
+
+def import_versions(
+    app: ChatApp,
+    thread_id: str,
+    root: str,
+    exported: Any,
+    turns: int,
+    load: Callable[[ChatApp, dict[str, Any], str], str],
+) -> None:
+    """Write an export's `versions` back: each version not shown becomes a slot of `root`.
+
+    `load(app, export, root)` imports one version's line as a slot and returns its id.
+    InputError for a malformed entry (the caller removes what was written).
+    """
+    if exported is None:
+        return
+    if not isinstance(exported, list):
+        raise InputError("The export's versions must be a list.")
+    entries: dict[str, dict[str, Any]] = {}
+    for item in exported:
+        if not isinstance(item, dict):
+            raise InputError("A version entry of the export is not an object.")
+        turn, shown, others = item.get("turn"), item.get("shown"), item.get("others")
+        if not isinstance(turn, int) or not 1 <= turn <= turns or str(turn) in entries:
+            raise InputError(f"The export has versions of an unknown turn {turn!r}.")
+        if not isinstance(others, dict) or not others:
+            raise InputError(f"The versions of turn {turn} list no other version.")
+        count = len(others) + 1
+        wanted = {str(k) for k in range(1, count + 1)} - {str(shown)}
+        if not isinstance(shown, int) or set(others) != wanted:
+            raise InputError(f"The versions of turn {turn} are not numbered 1 to {count}.")
+        slots = [
+            new_slot(app, root, {}) if k == shown else load(app, others[str(k)], root)
+            for k in range(1, count + 1)
+        ]
+        entries[str(turn)] = {"slots": slots, "shown": shown}
     update_thread(app.persistence.archive, thread_id, **{VERSIONS: entries})
 
 
@@ -297,11 +346,13 @@ def _quiet(app: ChatApp, thread_id: str) -> Iterator[None]:
 __all__ = [
     "Redo",
     "TurnVersions",
-    "add_slot",
     "delete_slots",
+    "export_versions",
+    "hide",
+    "import_versions",
     "is_slot",
+    "new_slot",
     "new_version",
-    "set_versions",
     "switch_version",
     "turn_versions",
     "versions_in",
