@@ -77,6 +77,8 @@ def _import(app: ChatApp, data: dict[str, Any], root: str | None) -> str:
         )
     if root is not None and not data.get("turns") and not data.get("versions"):
         return new_slot(app, root, {})  # a version made but never answered
+    if root is not None and not is_export(data):
+        raise InputError("A version in the export is not an exported conversation.")
     turns = _read_turns(data)
     settings = _read_settings(app, data)
     history = [_summary(entry, i) for i, entry in enumerate(data.get("summary_history") or [], 1)]

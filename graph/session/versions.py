@@ -209,13 +209,27 @@ def _move(
     parked = {n: e for n, e in entries.items() if int(n) > turn}
     brought = _entries(get_thread(archive, back) or {})
     move_rows(archive, [(thread_id, away), (back, thread_id)])
-    for slot in (thread_id, away, back):
-        app.persistence.saver.forget_thread(slot)
-        app.persistence.saver.forget_packs(slot)
-    update_thread(archive, away, **{VERSIONS: parked})
-    update_thread(archive, back, **{VERSIONS: {}})
+    _forget(app, thread_id, away, back)
     kept = {n: e for n, e in entries.items() if int(n) < turn}
-    update_thread(archive, thread_id, **{VERSIONS: {**kept, str(turn): entry, **brought}})
+    try:
+        update_thread(archive, away, **{VERSIONS: parked})
+        update_thread(archive, back, **{VERSIONS: {}})
+        update_thread(archive, thread_id, **{VERSIONS: {**kept, str(turn): entry, **brought}})
+    except BaseException:
+        # the records say where each line is: put the lines back where they said
+        move_rows(archive, [(thread_id, back), (away, thread_id)])
+        _forget(app, thread_id, away, back)
+        update_thread(archive, away, **{VERSIONS: {}})
+        update_thread(archive, back, **{VERSIONS: brought})
+        update_thread(archive, thread_id, **{VERSIONS: entries})
+        raise
+
+
+def _forget(app: ChatApp, *threads: str) -> None:
+    """Drop what the saver remembers of threads whose rows were just moved."""
+    for thread in threads:
+        app.persistence.saver.forget_thread(thread)
+        app.persistence.saver.forget_packs(thread)
 
 
 def new_slot(app: ChatApp, thread_id: str, record: dict[str, Any]) -> str:
@@ -281,6 +295,8 @@ def import_versions(
         wanted = {str(k) for k in range(1, count + 1)} - {str(shown)}
         if not isinstance(shown, int) or set(others) != wanted:
             raise InputError(f"The versions of turn {turn} are not numbered 1 to {count}.")
+        if not all(isinstance(other, dict) for other in others.values()):
+            raise InputError(f"A version of turn {turn} in the export is not an object.")
         slots = [
             new_slot(app, root, {}) if k == shown else load(app, others[str(k)], root)
             for k in range(1, count + 1)

@@ -211,6 +211,8 @@ def test_a_broken_versions_entry_is_refused_and_writes_nothing(app) -> None:
         {**exported, "versions": [{"turn": 7, "shown": 1, "others": {"2": {}}}]},
         {**exported, "versions": [{"turn": 2, "shown": 1, "others": {"3": {}}}]},
         {**exported, "export_version": 3},
+        {**exported, "versions": [{"turn": 2, "shown": 2, "others": {"1": "text"}}]},
+        {**exported, "versions": [{"turn": 2, "shown": 2, "others": {"1": {"turns": 3}}}]},
     ):
         with pytest.raises(InputError):
             import_thread(app, broken)
