@@ -22,7 +22,7 @@ from graph.storage import blocks
 from graph.storage.db import Connection, dialect, tables
 from graph.storage.packing import dump as _dump
 from graph.storage.packing import pack_json, unpack_json
-from graph.storage.recall_index import delete_index, document_terms, index_turns
+from graph.storage.recall_index import delete_index, document_terms, index_turns, thread_key
 from graph.storage.schema import upgrade
 from graph.times import TIME_KEY
 
@@ -48,6 +48,10 @@ class Archive:
         not change (this process's rewrites and deletions drop them here)."""
         self.recent_generation = 0
         """Bumped by each such drop: a read that began before one keeps nothing."""
+        self.recent_lines: OrderedDict[str, int | None] = OrderedDict()
+        """Thread -> the recall index's key of the rows its cached turns were read from. A
+        version switch in any process moves another line of rows (with its own key) under
+        the thread's id (`move_rows`): a key that changed drops the thread's cached turns."""
         self.recent_blocks: OrderedDict[tuple[str, int], dict[int, Any]] = OrderedDict()
         """Packed blocks read lately for recall, (thread, first turn) -> turn -> packed
         messages: recall's candidates are spread over the thread, and a block is inflated
@@ -160,7 +164,8 @@ def load_archived_turns(
     wanted = sorted(set(turns))
     generation = archive.recent_generation
     if cached:
-        with archive.lock:
+        with archive.lock, archive.conn:
+            _same_line(archive, thread_id)
             generation = archive.recent_generation
             for turn in wanted:
                 hit = archive.recent.get((thread_id, turn))
@@ -180,6 +185,21 @@ def load_archived_turns(
         if cached:
             _keep(archive, thread_id, turn, out[turn], generation)
     return out
+
+
+def _same_line(archive: Archive, thread_id: str) -> None:
+    """Drop the thread's cached turns if its rows are another line's now; lock held.
+
+    The turns of one number differ between versions of a turn (`graph.session.versions`),
+    and another process may have switched them: the thread's recall key moves with its rows.
+    """
+    line = thread_key(archive.conn, thread_id)
+    if thread_id not in archive.recent_lines or archive.recent_lines[thread_id] != line:
+        _forget(archive, thread_id)
+    archive.recent_lines[thread_id] = line
+    archive.recent_lines.move_to_end(thread_id)
+    while len(archive.recent_lines) > RECENT_TURNS:
+        _forget(archive, archive.recent_lines.popitem(last=False)[0])
 
 
 def _keep(

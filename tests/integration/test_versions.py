@@ -236,3 +236,32 @@ def test_exports_of_each_format_still_import(app, name: str) -> None:
     assert _asked(app, copy) == [_note(n) for n in range(1, 5)]
     _say(app, copy, _note(5))
     assert load_thread(app, copy).turn_count == 5
+
+
+def test_another_process_recalls_the_version_shown_not_the_one_it_read_before(
+    store: Store,
+) -> None:
+    """Two processes on one database (the service's workers): one reads an archived turn
+    for recall, the other makes a new version of it; the first then recalls the new one."""
+    where = store("two")
+    writer, reader = _open(where), _open(where)
+    try:
+        thread = new_thread(writer)
+        for n in range(1, 8):  # turn 7 archives turns 4-6
+            _say(writer, thread, _note(n))
+        assert "505호" in _recalled_text(reader, thread, "회의실 505호")
+        _redo(writer, thread, 5, "메모 5: 창고 열쇠는 경비실 금고에 있어요.")
+        for n in (6, 7):
+            _say(writer, thread, _note(n))
+        text = _recalled_text(reader, thread, "창고 열쇠 경비실 금고")
+        assert "경비실 금고" in text and "505호" not in text
+        switch_version(writer, thread, 5, 1)
+        assert "505호" in _recalled_text(reader, thread, "회의실 505호")
+    finally:
+        writer.persistence.close()
+        reader.persistence.close()
+
+
+def _recalled_text(app, thread: str, message: str) -> str:
+    found = [r for r in recall(app.persistence.archive, thread, message, 2000) if r.turn == 5]
+    return found[0].text if found else ""
