@@ -25,7 +25,12 @@ to its slots, one per version, and the version shown, whose slot is empty while 
   `graph.storage.archive.move_rows`), never copied, so a switch costs no copy and a version
   keeps everything, a pending approval included.
 - The `versions` entries of turns after n belong to the continuation: they move with the
-  rows, into the slot's record and back.
+  rows, into the slot's record and back, and so does the record's strategy comparison
+  (a replay of the line). The thread's settings (title, rate, strategy, budget, recall)
+  are the thread's and stay; so does its writer lease.
+- Recall's in-process cache of archived turns is keyed by thread id: it is dropped when
+  the thread's recall key, which moves with the rows, changed (a switch made in another
+  process, `graph.storage.archive.load_archived_turns`).
 
 Why not a second branch inside the thread's checkpoints: this project's savers keep a
 thread's history as a line (channel versions are a per-thread counter, values are pruned
@@ -58,6 +63,8 @@ from graph.turns import content_text, turn_open
 
 VERSIONS = "versions"
 """The thread record's field: turn (a string) -> {"slots": [...], "shown": k}."""
+COMPARISON = "comparison"
+"""The thread record's strategy comparison (`save_comparison`), which follows its line."""
 VERSION_OF = "version_of"
 """A slot's record: the thread whose version it holds (it is not listed)."""
 
@@ -207,21 +214,29 @@ def _move(
     """Park the shown line in slot `away`, show the one in slot `back`; record it."""
     archive = app.persistence.archive
     parked = {n: e for n, e in entries.items() if int(n) > turn}
-    brought = _entries(get_thread(archive, back) or {})
+    theirs = get_thread(archive, back) or {}
+    brought = _entries(theirs)
+    # a strategy comparison replays the line it was made on: it goes with the line
+    mine = dict((get_thread(archive, thread_id) or {}).get(COMPARISON) or {})
+    compared = dict(theirs.get(COMPARISON) or {})
     move_rows(archive, [(thread_id, away), (back, thread_id)])
     _forget(app, thread_id, away, back)
     kept = {n: e for n, e in entries.items() if int(n) < turn}
     try:
-        update_thread(archive, away, **{VERSIONS: parked})
-        update_thread(archive, back, **{VERSIONS: {}})
-        update_thread(archive, thread_id, **{VERSIONS: {**kept, str(turn): entry, **brought}})
+        update_thread(archive, away, **{VERSIONS: parked, COMPARISON: mine})
+        update_thread(archive, back, **{VERSIONS: {}, COMPARISON: {}})
+        update_thread(
+            archive,
+            thread_id,
+            **{VERSIONS: {**kept, str(turn): entry, **brought}, COMPARISON: compared},
+        )
     except BaseException:
         # the records say where each line is: put the lines back where they said
         move_rows(archive, [(thread_id, back), (away, thread_id)])
         _forget(app, thread_id, away, back)
-        update_thread(archive, away, **{VERSIONS: {}})
-        update_thread(archive, back, **{VERSIONS: brought})
-        update_thread(archive, thread_id, **{VERSIONS: entries})
+        update_thread(archive, away, **{VERSIONS: {}, COMPARISON: {}})
+        update_thread(archive, back, **{VERSIONS: brought, COMPARISON: compared})
+        update_thread(archive, thread_id, **{VERSIONS: entries, COMPARISON: mine})
         raise
 
 

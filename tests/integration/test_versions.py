@@ -22,6 +22,7 @@ from graph.session import (
     pin,
     pinned_facts,
     run_turn,
+    save_comparison,
     switch_version,
     threads,
     turn_versions,
@@ -77,6 +78,7 @@ def test_regenerating_twice_makes_three_versions_and_version_one_goes_on_as_itse
     for n in range(1, 8):  # turns 4 and 7 summarize 1-3 and 4-6
         _say(app, thread, _note(n))
     pin(app, thread, "505호", 5)
+    save_comparison(app, thread, {"three_turn": [10, 20]})
     v1 = load_thread(app, thread)
     assert _summarized(app, thread) == [[1, 2, 3], [4, 5, 6]]
 
@@ -89,6 +91,7 @@ def test_regenerating_twice_makes_three_versions_and_version_one_goes_on_as_itse
     assert v3.turn_count == 4 and _asked(app, thread) == [_note(n) for n in range(1, 5)]
     assert _summarized(app, thread) == [[1, 2, 3]] and len(v3.summary_meta) == 1
     assert pinned_facts(app, thread) == []  # pinned in version 1, after its turn 4
+    assert v3.comparison == {}  # a comparison replays the line it was made on
     assert 5 not in _recalled(app, thread, "회의실 505호")  # archived in version 1 alone
 
     switch_version(app, thread, 4, 2)  # version 2, with its own turn 5
@@ -100,6 +103,7 @@ def test_regenerating_twice_makes_three_versions_and_version_one_goes_on_as_itse
     assert back.turns == v1.turns and back.summary_history == v1.summary_history
     assert back.state["turn_count"] == 7 and back.summary_meta == v1.summary_meta
     assert [p["fact"] for p in pinned_facts(app, thread)] == ["505호"]
+    assert back.comparison == {"three_turn": [10, 20]}
     assert _recalled(app, thread, "회의실 505호")[0] == 5
     # the next message continues version 1: turn 8, on version 1's summaries
     _say(app, thread, _note(8))
