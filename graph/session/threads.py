@@ -17,7 +17,7 @@ from graph.session.app import (
     retryable,
 )
 from graph.session.errors import storage_errors
-from graph.session.versions import TurnVersions, delete_slots, versions_in
+from graph.session.versions import TurnVersions, delete_slots, is_slot, versions_in
 from graph.settings import validate_budget, validate_rate
 from graph.storage import summaries
 from graph.storage.archive import (
@@ -96,7 +96,9 @@ def ensure_thread(app: ChatApp, thread_id: str | None, owner: str = "") -> str:
         return new_thread(app, owner=owner)
     check_thread_id(thread_id)
     with storage_errors():
-        register_thread(app.persistence.archive, thread_id, owner=owner)
+        record = register_thread(app.persistence.archive, thread_id, owner=owner)
+    if is_slot(record):  # a version parked under another thread is not a conversation
+        raise InputError(f"Unknown thread {thread_id!r}.")
     return thread_id
 
 

@@ -13,6 +13,7 @@ import pytest
 from graph.errors import InputError
 from graph.memory.recall import recall
 from graph.session import (
+    ensure_thread,
     export_thread,
     import_thread,
     load_thread,
@@ -29,6 +30,7 @@ from graph.session import (
 )
 from graph.session.threads import EXPORT_VERSION
 from graph.settings import load_settings
+from graph.storage.archive import version_slots
 from tests.conftest import Store
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "export"
@@ -143,6 +145,14 @@ def test_editing_turn_2_of_5_starts_an_empty_continuation_and_keeps_the_first(ap
         switch_version(app, thread, 2, 3)
     with pytest.raises(InputError):
         new_version(app, thread, 9)
+    # the slots parking the other versions are no conversations of their own
+    slots = version_slots(app.persistence.archive, thread)
+    assert len(slots) == 4 and [r["thread_id"] for r in threads(app)] == [thread]  # 2 + 2
+    for slot in slots:
+        with pytest.raises(InputError, match="Unknown thread"):
+            ensure_thread(app, slot)
+        with pytest.raises(InputError, match="Unknown thread"):
+            new_version(app, slot, 1)
 
 
 def test_versions_survive_a_reopen_and_deleting_the_thread_deletes_them(store: Store) -> None:
