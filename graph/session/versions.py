@@ -131,7 +131,9 @@ def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = N
     record = require_thread(app, thread_id)
     if is_slot(record):
         raise InputError(f"Unknown thread {thread_id!r}.")
-    view = load_thread(app, thread_id)
+    # the turn and those after it (the last one says whether a turn is still running)
+    count = load_thread(app, thread_id, recent_turns=0).turn_count
+    view = load_thread(app, thread_id, recent_turns=max(1, count - turn + 1))
     turns = dict(view.turns)
     if turn not in turns:
         raise InputError(f"This conversation has no turn {turn} to send again.")
