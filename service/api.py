@@ -23,7 +23,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
-from graph.errors import CheckpointNotFound, InputError, MessageTooLong
+from graph.errors import CheckpointNotFound, InputError, MessageTooLong, ThreadBusy
 from graph.memory.stats import summary_stats
 from graph.session import (
     ChatApp,
@@ -543,9 +543,14 @@ def _seq(raw: str) -> int:
 def _refusals(
     special: type[InputError] | None = None, status: int = 422, code: str = ""
 ) -> Iterator[None]:
-    """Turn the application API's refusals into HTTP ones (`special` into `status`, `code`)."""
+    """Turn the application API's refusals into HTTP ones (`special` into `status`, `code`).
+
+    A thread busy with a turn (in any process) is 409 THREAD_BUSY.
+    """
     try:
         yield
+    except ThreadBusy as exc:
+        raise Refusal(409, "THREAD_BUSY", str(exc)) from exc
     except InputError as exc:
         if special is not None and isinstance(exc, special):
             raise Refusal(status, code, str(exc)) from exc

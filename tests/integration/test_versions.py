@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.errors import InputError
+from graph.errors import InputError, ThreadBusy
 from graph.memory.recall import recall
 from graph.session import (
     ensure_thread,
@@ -279,3 +279,16 @@ def test_another_process_recalls_the_version_shown_not_the_one_it_read_before(
 def _recalled_text(app, thread: str, message: str) -> str:
     found = [r for r in recall(app.persistence.archive, thread, message, 2000) if r.turn == 5]
     return found[0].text if found else ""
+
+
+def test_no_version_is_made_or_switched_while_a_turn_runs(app) -> None:
+    thread = new_thread(app)
+    for n in range(1, 3):
+        _say(app, thread, _note(n))
+    _redo(app, thread, 2)
+    with app.turn_lock(thread):  # as a turn running in a worker holds it
+        with pytest.raises(ThreadBusy):
+            switch_version(app, thread, 2, 1)
+        with pytest.raises(ThreadBusy):
+            new_version(app, thread, 1)
+    assert turn_versions(app, thread)[2].shown == 2 and set(turn_versions(app, thread)) == {2}
