@@ -219,6 +219,32 @@ def test_regenerate_and_edit_make_versions_in_place_with_a_switcher(db: Path) ->
     assert _user_messages(again) == ["제 이름의 첫 글자는?"]
 
 
+def test_a_version_left_unanswered_still_shows_its_switcher(db: Path) -> None:
+    """A new version whose run never came (refused, or the tab closed first) shows the
+    turns before it and a switcher back to the answered version."""
+    from graph.session import new_version, open_app
+    from graph.settings import load_settings
+
+    at = _app()
+    _say(at, "첫 메시지")
+    _say(at, "두 번째 메시지")
+    thread = _thread(at)
+    other = open_app(load_settings(), tools=[], index=None)  # as another process would
+    try:
+        new_version(other, thread, 2)
+    finally:
+        other.persistence.close()
+    at.run()
+    assert not at.exception, at.exception
+    assert _user_messages(at) == ["첫 메시지"]
+    assert any("2턴의 이 버전은 아직 답을 받지 못했습니다" in c.value for c in at.caption)
+    assert _versions_label(at, 2) == ["2/2"]
+    _keyed(at.button, "version_prev_", "_2").click().run()
+    assert not at.exception, at.exception
+    assert _user_messages(at) == ["첫 메시지", "두 번째 메시지"]
+    assert _versions_label(at, 2) == ["1/2"]
+
+
 def test_an_empty_edit_is_refused_by_the_input_and_makes_no_branch(db: Path) -> None:
     at = _app()
     _say(at, "첫 메시지")
