@@ -49,11 +49,11 @@ from graph.session import (
     load_thread,
     lost_facts,
     new_thread,
+    new_version,
     open_app,
     pin,
     pinned_facts,
     preview_next_context,
-    redo_last_turn,
     rename_thread,
     salvage_thread,
     save_comparison,
@@ -63,7 +63,9 @@ from graph.session import (
     set_thread_recall,
     set_thread_strategy,
     start_turn,
+    switch_version,
     threads,
+    turn_versions,
     unpin,
     wait_idle,
 )
@@ -231,13 +233,15 @@ def main() -> None:
                 on_retry=(lambda: _retry(app, thread, lang))
                 if (view.retryable or view.resumable) and not view.pending
                 else None,
-                on_redo=(lambda text: _redo(app, thread, view.title, text, view.turns[-1][0], lang))
+                on_redo=(lambda turn, text: _redo(app, thread, text, turn, lang))
                 if view.turns and not view.resumable
                 else None,
                 on_continue=(lambda: _continue(app, thread, lang))
                 if view.turns and cut_off(view.turns[-1][1][-1]) and not view.pending
                 else None,
                 key=f"{thread}_",
+                versions={n: (v.shown, v.count) for n, v in view.versions.items()},
+                on_version=lambda turn, k: _show_version(app, thread, turn, k),
             ),
         )
         if view.pending:
@@ -400,28 +404,33 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
     )
 
 
-def _redo(app: ChatApp, thread: str, title: str, text: str | None, turn: int, lang: str) -> None:
-    """Regenerate (`text` None) or edit and resend the message of `turn`, the last one.
+def _redo(app: ChatApp, thread: str, text: str | None, turn: int, lang: str) -> None:
+    """Regenerate (`text` None) or edit and resend the message of `turn`: a new version.
 
-    A button callback: the branch opens on the next run, which sends the message there as
-    if it had been typed (streamed, stoppable). The original thread stays in the list.
+    A button callback: the new version is shown at once, and the next run sends its
+    message in the same thread as if it had been typed (streamed, stoppable). The earlier
+    versions stay, behind the turn's ◀ ▶ switcher.
     """
+    wait_idle(app, thread)
     try:
-        redo = redo_last_turn(
-            app,
-            thread,
-            text,
-            turn=turn,
-            title=t("redo_title", lang, title=title or t("untitled", lang)),
-        )
+        redo = new_version(app, thread, turn, text)
     except (InputError, StorageError) as exc:
         st.session_state["flash"] = str(exc)
         if text is not None:
             st.session_state["give_back"] = text
         return
+    count = turn_versions(app, thread)[turn].count
     st.session_state["example"] = redo.message
-    st.session_state["redo_notice"] = t("redo_done", lang, n=redo.turn_count)
-    _switch(redo.thread_id)
+    st.session_state["redo_notice"] = t("redo_done", lang, n=redo.turn_count, k=count)
+
+
+def _show_version(app: ChatApp, thread: str, turn: int, version: int) -> None:
+    """Show another version of a turn, with its continuation (a button callback)."""
+    wait_idle(app, thread)
+    try:
+        switch_version(app, thread, turn, version)
+    except (InputError, StorageError) as exc:
+        st.session_state["flash"] = str(exc)
 
 
 def _decide(app: ChatApp, thread: str, action: str, args: dict | None, lang: str) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
@@ -24,18 +24,22 @@ def _text(msg: BaseMessage) -> str:
 
 @dataclass(frozen=True)
 class LastTurnActions:
-    """What the last turn offers besides copying its answer.
+    """What the turns offer besides copying an answer.
 
-    `on_retry` answers an unanswered turn again in place; `on_redo(None)` sends its message
-    again (regenerate) and `on_redo(text)` an edited one (edit and resend); `on_continue`
-    asks the model to go on with an answer that was cut off.
+    `on_retry` answers the last, unanswered turn again in place; `on_continue` asks the
+    model to go on with the last answer, which was cut off. On every turn,
+    `on_redo(turn, None)` sends its message again (regenerate) and `on_redo(turn, text)`
+    an edited one (edit and resend), each a new version of the turn; `versions` maps a
+    turn to (version shown, count) and `on_version(turn, k)` shows version k of it.
     """
 
     on_retry: Callable[[], None] | None = None
-    on_redo: Callable[[str | None], None] | None = None
+    on_redo: Callable[[int, str | None], None] | None = None
     on_continue: Callable[[], None] | None = None
     key: str = ""
     """Prefixes the widgets' keys (the thread): a branch's edit box starts from its own text."""
+    versions: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    on_version: Callable[[int, int], None] | None = None
 
 
 def render_turn(
@@ -43,15 +47,19 @@ def render_turn(
     messages: Sequence[BaseMessage],
     lang: str,
     actions: LastTurnActions | None = None,
+    last: bool = True,
 ) -> None:
     """One turn: the user's message, then tool steps (collapsed) and the answer.
 
-    An unanswered turn says so; the last turn gets its `actions`.
+    An unanswered turn says so; every turn gets the redo and version actions of
+    `actions`, the `last` one its retry and continue too.
     """
     actions = actions or LastTurnActions()
-    on_retry = actions.on_retry
+    on_retry = actions.on_retry if last else None
+    on_continue = actions.on_continue if last else None
     results = {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
     assistant: list[BaseMessage] = [m for m in messages if not isinstance(m, HumanMessage)]
+    key = f"{actions.key}{number}"
     for msg in messages:
         if isinstance(msg, HumanMessage):
             with st.chat_message("user"):
@@ -59,11 +67,14 @@ def render_turn(
                 sent = describe_time(message_time(msg), lang)
                 if sent:
                     st.caption(f"🕒 {sent}")
+                if actions.on_redo is not None and msg is messages[0]:
+                    _edit_box(key, number, _text(msg), lang, actions.on_redo)
     if not assistant:
         if on_retry is not None:  # a fork taken before the answer: it goes on from there
             with st.chat_message("assistant"):
                 st.caption(t("fork_waiting", lang))
                 st.button(t("fork_continue", lang), key=f"retry_{number}", on_click=on_retry)
+        render_versions(number, actions, lang)
         return
     with st.chat_message("assistant"):
         for msg in assistant:
@@ -92,54 +103,91 @@ def render_turn(
                 cut = cut_off(msg)
                 if cut:  # a partial answer: say so, and offer to go on
                     st.caption(t(f"cut_off_{cut}", lang))
-                    if actions.on_continue is not None:
+                    if on_continue is not None:
                         st.button(
                             t("continue", lang),
                             key=f"continue_{actions.key}{number}",
-                            on_click=actions.on_continue,
+                            on_click=on_continue,
                         )
         if on_retry is not None:
             st.caption(t("unanswered", lang))
             st.button(t("retry", lang), key=f"retry_{number}", on_click=on_retry)
         answer = _text(assistant[-1]) if isinstance(assistant[-1], AIMessage) else ""
-        _turn_tools(f"{actions.key}{number}", messages, answer, lang, actions.on_redo)
+        _turn_tools(key, number, answer, lang, actions)
         st.caption(t("turn", lang, n=number))
 
 
-def _turn_tools(
-    number: str,
-    messages: Sequence[BaseMessage],
-    answer: str,
+def _edit_box(
+    key: str,
+    number: int,
+    asked: str,
     lang: str,
-    on_redo: Callable[[str | None], None] | None,
+    on_redo: Callable[[int, str | None], None],
 ) -> None:
-    """Copy the answer; on the last turn, regenerate it or edit and resend its message."""
-    if not answer and on_redo is None:
-        return
-    # one row of content-wide buttons that wraps on a narrow window
-    row = st.container(horizontal=True, gap="small", key=f"turn_tools_{number}")
-    if answer:
-        with row.popover(t("copy", lang), key=f"copy_{number}"):
-            st.caption(t("copy_help", lang))
-            st.code(answer, language=None, wrap_lines=True)
-    if on_redo is None:
-        return
-    row.button(
-        t("regenerate", lang),
-        key=f"regenerate_{number}",
-        help=t("regenerate_help", lang),
-        on_click=lambda: on_redo(None),
-    )
-    asked = next((_text(m) for m in messages if isinstance(m, HumanMessage)), "")
-    key = f"resend_{number}"
-    with row.popover(t("edit_resend", lang), key=f"edit_resend_{number}"):
-        st.text_area("message", value=asked, key=key, label_visibility="collapsed")
+    """Edit a user message and send it again: a new version of its turn."""
+    box = f"resend_{key}"
+    with st.popover(t("edit_resend", lang), key=f"edit_resend_{key}"):
+        st.text_area("message", value=asked, key=box, label_visibility="collapsed")
         # read the box when clicked: text typed but not committed arrives with the click
         st.button(
             t("edit_send", lang),
-            key=f"{key}_send",
-            on_click=lambda: on_redo(str(st.session_state.get(key, asked))),
+            key=f"{box}_send",
+            help=t("edit_send_help", lang),
+            on_click=lambda: on_redo(number, str(st.session_state.get(box, asked))),
         )
+
+
+def _turn_tools(
+    key: str,
+    number: int,
+    answer: str,
+    lang: str,
+    actions: LastTurnActions,
+) -> None:
+    """Copy the answer, regenerate it, and switch between the turn's versions."""
+    on_redo = actions.on_redo
+    if not answer and on_redo is None and number not in actions.versions:
+        return
+    # one row of content-wide buttons that wraps on a narrow window
+    row = st.container(horizontal=True, gap="small", key=f"turn_tools_{key}")
+    if answer:
+        with row.popover(t("copy", lang), key=f"copy_{key}"):
+            st.caption(t("copy_help", lang))
+            st.code(answer, language=None, wrap_lines=True)
+    if on_redo is not None:
+        row.button(
+            t("regenerate", lang),
+            key=f"regenerate_{key}",
+            help=t("regenerate_help", lang),
+            on_click=lambda: on_redo(number, None),
+        )
+    with row:
+        render_versions(number, actions, lang)
+
+
+def render_versions(number: int, actions: LastTurnActions, lang: str) -> None:
+    """The `◀ 2/3 ▶` switcher of a turn that has versions (nothing for one without)."""
+    if number not in actions.versions:
+        return
+    shown, count = actions.versions[number]
+    key = f"{actions.key}{number}"
+    on_version = actions.on_version
+    box = st.container(horizontal=True, gap="small", key=f"versions_{key}")
+    box.button(
+        "◀",
+        key=f"version_prev_{key}",
+        help=t("version_prev", lang),
+        disabled=on_version is None or shown <= 1,
+        on_click=(lambda: on_version(number, shown - 1)) if on_version else None,
+    )
+    box.markdown(t("version_of", lang, shown=shown, count=count))
+    box.button(
+        "▶",
+        key=f"version_next_{key}",
+        help=t("version_next", lang),
+        disabled=on_version is None or shown >= count,
+        on_click=(lambda: on_version(number, shown + 1)) if on_version else None,
+    )
 
 
 def render_welcome(lang: str, on_pick: Callable[[str], None]) -> None:
@@ -157,15 +205,22 @@ def render_history(
     on_show_earlier: Callable[[], None],
     last: LastTurnActions | None = None,
 ) -> None:
-    """The most recent turns, with a button for earlier ones; `last` for the last turn."""
+    """The most recent turns, with a button for earlier ones, and the turns' `last` actions."""
     if first_shown > 1:
         st.button(
             t("show_earlier", lang, n=first_shown - 1),
             on_click=on_show_earlier,
             key="show_earlier",
         )
+    actions = last or LastTurnActions()
     for i, (number, messages) in enumerate(turns):
-        render_turn(number, messages, lang, last if i == len(turns) - 1 else None)
+        render_turn(number, messages, lang, actions, last=i == len(turns) - 1)
+    # a version whose turn is not answered yet (its run was refused): switch back from it
+    shown_last = turns[-1][0] if turns else 0
+    for number in sorted(n for n in actions.versions if n > shown_last):
+        with st.chat_message("assistant"):
+            st.caption(t("version_unsent", lang, n=number))
+            render_versions(number, actions, lang)
 
 
 def render_approval(

@@ -476,20 +476,30 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "regenerate": {"ko": "🔄 다시 생성", "en": "🔄 Regenerate"},
     "regenerate_help": {
-        "ko": "마지막 메시지를 새 갈래에서 다시 보냅니다. 원래 대화는 그대로 남습니다.",
-        "en": "Sends the last message again in a new branch; the original conversation stays.",
+        "ko": "이 메시지를 다시 보내 이 턴의 새 버전을 만듭니다. 이전 버전은 ◀ ▶로 다시 볼 수 있습니다.",
+        "en": "Sends this message again as a new version of the turn; ◀ ▶ switch back to the earlier ones.",
     },
     "edit_resend": {"ko": "✏️ 수정해서 다시 보내기", "en": "✏️ Edit and resend"},
     "edit_send": {"ko": "보내기", "en": "Send"},
+    "edit_send_help": {
+        "ko": "고친 메시지로 이 턴의 새 버전을 만듭니다. 이 턴 뒤의 대화는 새 버전에서 비어 있고, 이전 버전에 그대로 남습니다.",
+        "en": "Makes a new version of this turn with the edited message; the turns after it stay in the earlier version.",
+    },
+    "version_prev": {"ko": "이전 버전", "en": "Previous version"},
+    "version_next": {"ko": "다음 버전", "en": "Next version"},
+    "version_of": {"ko": "{shown}/{count}", "en": "{shown}/{count}"},
+    "version_unsent": {
+        "ko": "{n}턴의 이 버전은 아직 답을 받지 못했습니다.",
+        "en": "This version of turn {n} has no answer yet.",
+    },
     "copy": {"ko": "📋 복사", "en": "📋 Copy"},
     "copy_help": {
         "ko": "오른쪽 위 아이콘으로 답변 전체를 복사합니다.",
         "en": "The icon at the top right copies the whole answer.",
     },
-    "redo_title": {"ko": "{title} (다시)", "en": "{title} (again)"},
     "redo_done": {
-        "ko": "{n}턴을 새 갈래에서 다시 보냈습니다. 원래 대화는 목록에 그대로 있습니다.",
-        "en": "Sent turn {n} again in a new branch; the original conversation is still in the list.",
+        "ko": "{n}턴을 다시 보냈습니다: 버전 {k}/{k}. ◀ ▶로 이전 버전을 볼 수 있습니다.",
+        "en": "Sent turn {n} again: version {k}/{k}. ◀ ▶ switch back to the earlier ones.",
     },
     "calls": {
         "ko": "요약·병합 {calls}회 (모델 요청 {requests}회)",

@@ -23,7 +23,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
-from graph.errors import CheckpointNotFound, InputError, MessageTooLong
+from graph.errors import CheckpointNotFound, InputError, MessageTooLong, ThreadBusy
 from graph.memory.stats import summary_stats
 from graph.session import (
     ChatApp,
@@ -36,6 +36,7 @@ from graph.session import (
     export_thread,
     fork_thread,
     load_thread,
+    new_version,
     open_app,
     pending_approval,
     redo_last_turn,
@@ -43,6 +44,7 @@ from graph.session import (
     sent_now,
     set_thread_rate,
     set_thread_strategy,
+    switch_version,
     threads,
 )
 from graph.session.app import require_thread, thread_values
@@ -67,6 +69,8 @@ from service.models import (
     RedoRequest,
     Session,
     SessionPatch,
+    TurnVersionsOut,
+    VersionRequest,
 )
 from service.security import add_same_origin
 from service.settings import ServiceSettings, load_service_settings
@@ -400,10 +404,10 @@ def create_app(
         dependencies=guarded,
     )
     def regenerate(thread_id: str, body: RedoRequest) -> JobCreated:
-        """Send the last message again, or `message` in its place, in a new thread.
+        """Send the last message again, or `message` in its place: a new version of it.
 
-        The thread is forked from just before the last message; the job answers there and
-        the original stays as it is.
+        The new version is forked from just before the last message and shown in the same
+        thread; the job answers it there. The earlier versions stay (`.../versions`).
         """
         svc = service()
         _known(svc, thread_id)
@@ -420,6 +424,61 @@ def create_app(
             sent_at=sent_now(svc.chat),
         )
         return _created(_enqueue(svc, request))
+
+    @api.get(
+        "/api/sessions/{thread_id}/turns/{turn}/versions",
+        response_model=TurnVersionsOut,
+        dependencies=guarded,
+    )
+    def versions(thread_id: str, turn: int) -> TurnVersionsOut:
+        """A turn's versions: the one shown and how many (1 of 1 for a turn never redone)."""
+        svc = service()
+        _known(svc, thread_id)
+        with _refusals():
+            view = load_thread(svc.chat, thread_id, recent_turns=0)
+        if turn in view.versions:
+            found = view.versions[turn]
+            return TurnVersionsOut(turn=turn, shown=found.shown, count=found.count)
+        if not 1 <= turn <= view.turn_count:
+            raise Refusal(404, "TURN_NOT_FOUND", f"This conversation has no turn {turn}.")
+        return TurnVersionsOut(turn=turn, shown=1, count=1)
+
+    @api.post(
+        "/api/sessions/{thread_id}/turns/{turn}/versions",
+        status_code=202,
+        response_model=JobCreated,
+        dependencies=guarded,
+    )
+    def add_version(thread_id: str, turn: int, body: VersionRequest) -> JobCreated:
+        """Send turn `turn`'s message again, or `message` in its place, as a new version.
+
+        Any turn: the new version is shown, its continuation empty, and the job answers it.
+        """
+        svc = service()
+        _known(svc, thread_id)
+        _refuse_if_busy(svc, thread_id)
+        if body.message is not None:
+            _checked(svc, body.message)
+        with _refusals(CheckpointNotFound, 404, "CHECKPOINT_NOT_FOUND"):
+            redo = new_version(svc.chat, thread_id, turn, body.message)
+        request = TurnRequest(
+            thread_id, message=redo.message, turn_count=redo.turn_count, sent_at=sent_now(svc.chat)
+        )
+        return _created(_enqueue(svc, request))
+
+    @api.post(
+        "/api/sessions/{thread_id}/turns/{turn}/versions/{version}",
+        response_model=TurnVersionsOut,
+        dependencies=guarded,
+    )
+    def show_version(thread_id: str, turn: int, version: int) -> TurnVersionsOut:
+        """Show version `version` of turn `turn`, with its own continuation."""
+        svc = service()
+        _known(svc, thread_id)
+        _refuse_if_busy(svc, thread_id)
+        with _refusals():
+            found = switch_version(svc.chat, thread_id, turn, version)
+        return TurnVersionsOut(turn=turn, shown=found.shown, count=found.count)
 
     # ---- seed 004: WebSocket
     @api.websocket("/ws/{thread_id}")
@@ -484,9 +543,14 @@ def _seq(raw: str) -> int:
 def _refusals(
     special: type[InputError] | None = None, status: int = 422, code: str = ""
 ) -> Iterator[None]:
-    """Turn the application API's refusals into HTTP ones (`special` into `status`, `code`)."""
+    """Turn the application API's refusals into HTTP ones (`special` into `status`, `code`).
+
+    A thread busy with a turn (in any process) is 409 THREAD_BUSY.
+    """
     try:
         yield
+    except ThreadBusy as exc:
+        raise Refusal(409, "THREAD_BUSY", str(exc)) from exc
     except InputError as exc:
         if special is not None and isinstance(exc, special):
             raise Refusal(status, code, str(exc)) from exc
@@ -745,6 +809,10 @@ def _session(svc: Service, thread_id: str) -> Session:
         statistics=stats,
         forked_from=view.forked_from,
         pending=_pending_fields(view.pending) if view.pending else None,
+        versions=[
+            TurnVersionsOut(turn=v.turn, shown=v.shown, count=v.count)
+            for _, v in sorted(view.versions.items())
+        ],
     )
 
 

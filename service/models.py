@@ -112,13 +112,31 @@ class ForkRequest(_Body):
 class RedoRequest(_Body):
     """`POST /api/sessions/{thread_id}/regenerate`: the last message sent again.
 
-    With `message`, that text in its place (edit and resend). A new thread forked from the
-    last message's arrival answers it.
+    With `message`, that text in its place (edit and resend). It is answered as a new
+    version of the last turn, in the same thread; the earlier versions stay.
     """
 
     message: str | None = None
     turn: int | None = Field(default=None, ge=1)
     """The turn meant; refused (422) when the conversation has gone on since."""
+
+
+class VersionRequest(_Body):
+    """`POST /api/sessions/{thread_id}/turns/{turn}/versions`: a new version of any turn.
+
+    Without `message` the turn's message is sent again (regenerate), with it that text in
+    its place (edit and resend); the new version's continuation starts empty.
+    """
+
+    message: str | None = None
+
+
+class TurnVersionsOut(BaseModel):
+    """A turn's versions: the one shown (from 1) and how many there are."""
+
+    turn: int
+    shown: int
+    count: int
 
 
 class Forked(BaseModel):
@@ -142,6 +160,8 @@ class Session(BaseModel):
     statistics: dict[str, Any] = {}
     pending: dict[str, Any] | None = None
     forked_from: dict[str, Any] = {}
+    versions: list[TurnVersionsOut] = []
+    """The turns of the line shown that have more than one version."""
     """For a fork: the thread, checkpoint and turn it was taken from."""
 
 

@@ -213,7 +213,9 @@ def job_owner() -> str:
 
 
 def visible(record: dict[str, Any]) -> bool:
-    """Whether the caller may see the thread of this record."""
+    """Whether the caller may see the thread of this record (never a hidden version slot)."""
+    if record.get("version_of"):
+        return False
     user = caller()
     return user is None or (record.get("owner") or DEFAULT_USER) == user
 

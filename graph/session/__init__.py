@@ -8,14 +8,15 @@
 - `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
 - `transfer`: importing a thread that `export_thread` wrote.
-- `history`: a thread's kept checkpoints, forking a new thread from one of them, and
-  sending the last message again (regenerate, edit and resend) in such a fork.
+- `history`: a thread's kept checkpoints, and forking a new thread from one of them.
+- `versions`: sending a turn's message again (regenerate, edit and resend) as a new
+  version of the turn in the same thread, and switching between a turn's versions.
 """
 
 from graph.session.app import ChatApp, open_app, pending_approval
 from graph.session.events import Event, TurnEvents
 from graph.session.facts import lost_facts, pin, pinned_facts, unpin
-from graph.session.history import Redo, checkpoints, fork_thread, redo_last_turn
+from graph.session.history import checkpoints, fork_thread, redo_last_turn
 from graph.session.preview import NextContext, preview_next_context
 from graph.session.runner import (
     TurnHandle,
@@ -52,6 +53,13 @@ from graph.session.turns import (
     run_turn,
     sent_now,
 )
+from graph.session.versions import (
+    Redo,
+    TurnVersions,
+    new_version,
+    switch_version,
+    turn_versions,
+)
 
 __all__ = [
     "TITLE_CHARS",
@@ -68,6 +76,10 @@ __all__ = [
     "fork_thread",
     "redo_last_turn",
     "Redo",
+    "TurnVersions",
+    "new_version",
+    "switch_version",
+    "turn_versions",
     "delete_thread",
     "ensure_thread",
     "export_thread",

@@ -6,15 +6,15 @@ kept (see `graph.storage.checkpointer`). `checkpoints` lists them with seed 001'
 the archive (summarized turns, summary costs, lost-facts records, pins and the recall
 index) up to it. A fork taken in the middle of a turn goes on from there with `retry_turn`,
 for example with another compression rate, so both answers can be read side by side.
+Sending a turn's message again (regenerate, edit and resend) makes a new version of the
+turn in the same thread instead (`graph.session.versions`), built on the same fork.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.base import CheckpointMetadata, CheckpointTuple, copy_checkpoint
 from langgraph.checkpoint.base.id import uuid6
 
@@ -23,6 +23,7 @@ from graph.errors import CheckpointNotFound, InputError
 from graph.session.app import ChatApp, config_for, require_thread
 from graph.session.errors import storage_errors
 from graph.session.threads import new_thread
+from graph.session.versions import Redo, new_version
 from graph.settings import validate_rate
 from graph.storage import blocks, summaries
 from graph.storage.archive import delete_archive, update_thread
@@ -30,7 +31,7 @@ from graph.storage.checkpointer import FORK_SOURCE, METADATA_KEYS
 from graph.storage.db import lock_thread
 from graph.storage.recall_index import index_packed_turns
 from graph.times import in_zone
-from graph.turns import content_text, turn_open
+from graph.turns import turn_open
 
 
 def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
@@ -65,12 +66,15 @@ def fork_thread(
     *,
     compression_rate: float | None = None,
     title: str = "",
+    named: str | None = None,
 ) -> str:
     """Start a new thread from one of `thread_id`'s kept checkpoints; return its id.
 
     The new thread holds the state of that checkpoint (with `compression_rate` for the
     summaries still to come, if given) and a copy of the archive up to it; the original is
     not touched. A checkpoint inside a turn leaves that turn to be finished by `retry_turn`.
+    `named`: the thread id the fork's state names (its own by default; a new version of a
+    turn is forked and then moved under its thread, see `graph.session.versions`).
     """
     record = require_thread(app, thread_id)
     if compression_rate is not None:
@@ -96,9 +100,9 @@ def fork_thread(
         title=title or f"{record.get('title') or thread_id} (fork at turn {turn})",
         owner=str(record.get("owner") or ""),
     )
-    values["session_id"] = fork_id
+    values["session_id"] = named or fork_id
     values["summary_history"] = [
-        {**entry, "thread_id": fork_id} for entry in values.get("summary_history", [])
+        {**entry, "thread_id": named or fork_id} for entry in values.get("summary_history", [])
     ]
     rate = compression_rate if compression_rate is not None else record.get("rate")
     if compression_rate is not None:
@@ -187,37 +191,25 @@ def _empty_fork(
     return fork_id
 
 
-@dataclass(frozen=True)
-class Redo:
-    """A last turn asked again in a fork: the fork, its message and its turn number."""
-
-    thread_id: str
-    message: str
-    turn_count: int
-
-
 def redo_last_turn(
     app: ChatApp,
     thread_id: str,
     message: str | None = None,
     *,
     turn: int | None = None,
-    title: str = "",
 ) -> Redo:
-    """Fork the thread from just before its last message, to send that message again.
+    """A new version of the thread's last turn, shown in place, to send its message again.
 
-    With `message` the fork gets that text in its place (edit and resend), without it the
-    same text (regenerate); the original thread stays as it is. `turn` is the turn the user
-    asked to redo: if the conversation went on since (another window, a turn still
-    running), nothing is done. The caller runs the turn in the fork (`run_turn` with
-    `Redo.message` at `Redo.turn_count`), so it streams, pauses and fails as any turn does.
+    With `message` that text in its place (edit and resend), without it the same text
+    (regenerate); the earlier version stays, to switch back to (`graph.session.versions`).
+    `turn` is the turn the user asked to redo: if the conversation went on since (another
+    window, a turn still running), nothing is done. The caller runs the turn in the thread
+    (`run_turn` with `Redo.message` at `Redo.turn_count`).
 
     InputError when there is no such last turn or the message is empty or too long;
-    CheckpointNotFound when the thread keeps no checkpoint from before its last message
-    (pruned by CHECKPOINT_KEEP_TURNS, or the thread was imported or forked after it).
+    CheckpointNotFound when no checkpoint from before the last message is kept.
     """
     from graph.session.threads import load_thread
-    from graph.session.turns import check_message
 
     view = load_thread(app, thread_id, recent_turns=1)
     if not view.turns:
@@ -228,24 +220,7 @@ def redo_last_turn(
             "The conversation has gone on (or its last turn is still running); only the "
             "last turn, once it has ended or waits for an approval, can be sent again."
         )
-    asked = next((m for m in messages if isinstance(m, HumanMessage)), None)
-    text = check_message(
-        app, message if message is not None else content_text(asked or messages[0])
-    )
-    kept = checkpoints(app, thread_id)
-    arrival = next(
-        (c for c in kept if c.get("source") == "input" and c.get("turn") == number), None
-    ) or next(  # a turn saved without running (kept unanswered): from the turn before it
-        (c for c in kept if int(c.get("turn", 0)) == number - 1), None
-    )
-    if arrival is None:
-        raise CheckpointNotFound(
-            f"Turn {number} cannot be sent again here: this conversation keeps no checkpoint "
-            f"from before it (only the last {app.settings.keep_turns} turns keep theirs, and "
-            "an imported or forked conversation starts with none)."
-        )
-    fork = fork_thread(app, thread_id, arrival["checkpoint_id"], title=title)
-    return Redo(thread_id=fork, message=text, turn_count=number)
+    return new_version(app, thread_id, number, message)
 
 
 def _inside_turn(found: CheckpointTuple) -> bool:

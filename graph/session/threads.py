@@ -17,6 +17,7 @@ from graph.session.app import (
     retryable,
 )
 from graph.session.errors import storage_errors
+from graph.session.versions import TurnVersions, delete_slots, is_slot, versions_in
 from graph.settings import validate_budget, validate_rate
 from graph.storage import summaries
 from graph.storage.archive import (
@@ -73,6 +74,8 @@ class ThreadView:
     """The current turn's retrieval loop: outcome, steps with their judgements, menus."""
     state: dict[str, Any] = field(default_factory=dict)
     """The raw checkpointed values, for export and the next-context preview."""
+    versions: dict[int, TurnVersions] = field(default_factory=dict)
+    """The turns of the line shown that have versions (regenerated or edited), by number."""
 
 
 def new_thread(app: ChatApp, title: str = "", owner: str = "") -> str:
@@ -93,7 +96,9 @@ def ensure_thread(app: ChatApp, thread_id: str | None, owner: str = "") -> str:
         return new_thread(app, owner=owner)
     check_thread_id(thread_id)
     with storage_errors():
-        register_thread(app.persistence.archive, thread_id, owner=owner)
+        record = register_thread(app.persistence.archive, thread_id, owner=owner)
+    if is_slot(record):  # a version parked under another thread is not a conversation
+        raise InputError(f"Unknown thread {thread_id!r}.")
     return thread_id
 
 
@@ -183,6 +188,7 @@ def delete_thread(app: ChatApp, thread_id: str) -> None:
     """Delete a thread, all of it or nothing: checkpoints, archive, index, list entry."""
     require_thread(app, thread_id)
     with storage_errors():
+        delete_slots(app, thread_id)
         delete_archive(app.persistence.archive, thread_id)
 
 
@@ -235,19 +241,31 @@ def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -
         retrieved=list(values.get("retrieved", [])),
         retrieval=dict(values.get("retrieval") or {}),
         state=values,
+        versions=versions_in(record),
     )
 
 
 COUNT_FIELDS = ("summary_calls", "summary_model_calls")
 """The state's counts an export carries."""
 
+EXPORT_VERSION = 2
+"""The export format this code writes (`export_version`). 1: no such field, one line of
+turns. 2: `versions`, each turn's versions that are not shown, each a whole export of its
+line (`graph.session.versions.export_versions`). Both are imported."""
+
 
 def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
-    """The whole thread as plain JSON: messages (archive + state) and `summary_history`."""
+    """The whole thread as plain JSON: messages (archive + state) and `summary_history`.
+
+    With the versions of its turns that are not shown (`versions`, format 2).
+    """
     from langchain_core.messages import messages_to_dict
+
+    from graph.session.versions import export_versions
 
     view = load_thread(app, thread_id)
     return {
+        "export_version": EXPORT_VERSION,
         "thread_id": thread_id,
         "title": view.title,
         "turn_count": view.turn_count,
@@ -275,6 +293,7 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
         "errors": view.errors,
         # the panel's counts of summaries and merges, and of the model requests they made
         **{k: int(view.state.get(k, 0)) for k in COUNT_FIELDS},
+        "versions": export_versions(app, thread_id, export_thread),
     }
 
 

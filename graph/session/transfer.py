@@ -7,6 +7,10 @@ writes all of that back as it was, without calling a model: the turns already su
 go to the archive (and the recall index), the rest into the thread's state, so the next
 message continues the conversation exactly where the export left it.
 
+The versions of its turns (regenerated or edited, `graph.session.versions`) come back as
+they were: each version not shown is a whole export of its line, imported as a hidden slot
+of the new thread. An export without `export_version` is of format 1, from before versions.
+
 A file that is not such an export is refused with a message saying what is wrong, and a
 failure half-way removes the half-written thread: an import lands whole or not at all.
 """
@@ -23,7 +27,8 @@ from graph.memory import STRATEGIES
 from graph.memory.pins import MAX_PINS
 from graph.session.app import ChatApp, config_for
 from graph.session.errors import storage_errors
-from graph.session.threads import COUNT_FIELDS, new_thread
+from graph.session.threads import COUNT_FIELDS, EXPORT_VERSION, new_thread
+from graph.session.versions import delete_slots, hide, import_versions, new_slot
 from graph.settings import validate_budget, validate_rate
 from graph.state import SUMMARY_FIELDS
 from graph.storage.archive import (
@@ -56,8 +61,24 @@ def is_export(data: Any) -> bool:
 def import_thread(app: ChatApp, data: dict[str, Any]) -> str:
     """Write an exported thread back as a new thread; return its id.
 
+    The versions of its turns come back too (format 2; a file of format 1 has none).
     Raises InputError when the export is malformed (nothing is written then).
     """
+    return _import(app, data, None)
+
+
+def _import(app: ChatApp, data: dict[str, Any], root: str | None) -> str:
+    """An export as a new thread, or (with `root`) as a hidden slot of thread `root`."""
+    version = data.get("export_version", 1)
+    if not isinstance(version, int) or not 1 <= version <= EXPORT_VERSION:
+        raise InputError(
+            f"The export is of format {version!r}; this version of the app reads formats 1 "
+            f"to {EXPORT_VERSION}."
+        )
+    if root is not None and not data.get("turns") and not data.get("versions"):
+        return new_slot(app, root, {})  # a version made but never answered
+    if root is not None and not is_export(data):
+        raise InputError("A version in the export is not an exported conversation.")
     turns = _read_turns(data)
     settings = _read_settings(app, data)
     history = [_summary(entry, i) for i, entry in enumerate(data.get("summary_history") or [], 1)]
@@ -72,8 +93,15 @@ def import_thread(app: ChatApp, data: dict[str, Any]) -> str:
     thread_id = new_thread(app, title=title)
     try:
         with storage_errors():
+            if root is not None:
+                hide(app, thread_id, root)
             _write(app, thread_id, data, turns, settings, history, archived, pins)
+            import_versions(
+                app, thread_id, root or thread_id, data.get("versions"), len(turns), _import
+            )
     except BaseException:
+        if root is None:
+            delete_slots(app, thread_id)
         delete_archive(app.persistence.archive, thread_id)
         raise
     return thread_id

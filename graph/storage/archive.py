@@ -19,10 +19,10 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from graph.storage import blocks
-from graph.storage.db import Connection, dialect
+from graph.storage.db import Connection, dialect, tables
 from graph.storage.packing import dump as _dump
 from graph.storage.packing import pack_json, unpack_json
-from graph.storage.recall_index import delete_index, document_terms, index_turns
+from graph.storage.recall_index import delete_index, document_terms, index_turns, thread_key
 from graph.storage.schema import upgrade
 from graph.times import TIME_KEY
 
@@ -48,6 +48,10 @@ class Archive:
         not change (this process's rewrites and deletions drop them here)."""
         self.recent_generation = 0
         """Bumped by each such drop: a read that began before one keeps nothing."""
+        self.recent_lines: OrderedDict[str, int | None] = OrderedDict()
+        """Thread -> the recall index's key of the rows its cached turns were read from. A
+        version switch in any process moves another line of rows (with its own key) under
+        the thread's id (`move_rows`): a key that changed drops the thread's cached turns."""
         self.recent_blocks: OrderedDict[tuple[str, int], dict[int, Any]] = OrderedDict()
         """Packed blocks read lately for recall, (thread, first turn) -> turn -> packed
         messages: recall's candidates are spread over the thread, and a block is inflated
@@ -160,7 +164,8 @@ def load_archived_turns(
     wanted = sorted(set(turns))
     generation = archive.recent_generation
     if cached:
-        with archive.lock:
+        with archive.lock, archive.conn:
+            _same_line(archive, thread_id)
             generation = archive.recent_generation
             for turn in wanted:
                 hit = archive.recent.get((thread_id, turn))
@@ -180,6 +185,21 @@ def load_archived_turns(
         if cached:
             _keep(archive, thread_id, turn, out[turn], generation)
     return out
+
+
+def _same_line(archive: Archive, thread_id: str) -> None:
+    """Drop the thread's cached turns if its rows are another line's now; lock held.
+
+    The turns of one number differ between versions of a turn (`graph.session.versions`),
+    and another process may have switched them: the thread's recall key moves with its rows.
+    """
+    line = thread_key(archive.conn, thread_id)
+    if thread_id not in archive.recent_lines or archive.recent_lines[thread_id] != line:
+        _forget(archive, thread_id)
+    archive.recent_lines[thread_id] = line
+    archive.recent_lines.move_to_end(thread_id)
+    while len(archive.recent_lines) > RECENT_TURNS:
+        _forget(archive, archive.recent_lines.popitem(last=False)[0])
 
 
 def _keep(
@@ -275,6 +295,46 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
         delete_index(archive.conn, thread_id)
 
 
+MOVED_TABLES = (
+    "checkpoint_turns",
+    "archive_turns",
+    "archive_blocks",
+    "summary_costs",
+    "summary_items",
+    "memory_facts",
+    "pinned_facts",
+    "tool_calls",
+    "thread_keys",
+)
+"""Besides the checkpoint tables, every table whose rows are one line of a conversation:
+what `move_rows` moves (the thread's record and writer lease stay with its id)."""
+
+
+def move_rows(archive: Archive, moves: Sequence[tuple[str, str]]) -> None:
+    """Move all of a thread's rows to another id, for each (from, to), in one transaction.
+
+    Checkpoints with their values, writes and packs, archived turns and blocks, summaries,
+    their costs, lost-facts records, pins, tool-call records and the recall index (its
+    thread key, so the postings follow). Each `to` must hold no rows yet, at its turn in
+    the sequence: `[(a, spare), (b, a)]` puts b's rows under a and a's under spare.
+    """
+    with archive.lock, archive.conn:
+        found = tables(archive.conn)
+        moved = [t for t in (*checkpoint_tables(archive.conn), *MOVED_TABLES) if t in found]
+        for source, target in moves:
+            _forget(archive, source)
+            _forget(archive, target)
+            for table in moved:
+                held = archive.conn.execute(
+                    f"SELECT 1 FROM {table} WHERE thread_id = ? LIMIT 1", (target,)
+                ).fetchone()
+                if held is not None:
+                    raise RuntimeError(f"{target!r} already has rows in {table}")
+                archive.conn.execute(
+                    f"UPDATE {table} SET thread_id = ? WHERE thread_id = ?", (target, source)
+                )
+
+
 def checkpoint_tables(conn: Connection) -> tuple[str, ...]:
     """The checkpoint saver's tables that hold a thread's rows, on this engine."""
     writes = "checkpoint_writes" if dialect(conn) == "postgres" else "writes"
@@ -324,8 +384,13 @@ def update_thread(archive: Archive, thread_id: str, **fields: Any) -> dict[str, 
 
 
 def list_threads(archive: Archive, limit: int = 500) -> list[dict[str, Any]]:
-    """All threads, newest first."""
-    rows = archive.execute(
-        "SELECT record FROM chat_threads ORDER BY created_at DESC LIMIT ?", (limit,)
-    )
-    return [dict(json.loads(row[0])) for row in rows]
+    """All threads, newest first; a thread's hidden version slots are not listed."""
+    rows = archive.execute("SELECT record FROM chat_threads ORDER BY created_at DESC")
+    records = (dict(json.loads(row[0])) for row in rows)
+    return [r for r in records if not r.get("version_of")][:limit]
+
+
+def version_slots(archive: Archive, thread_id: str) -> list[str]:
+    """The hidden slots holding the versions of a thread's turns that are not shown."""
+    rows = archive.execute("SELECT thread_id, record FROM chat_threads")
+    return [str(t) for t, record in rows if json.loads(record).get("version_of") == thread_id]

@@ -272,6 +272,10 @@ class ChatMetadata:
         with self._last_lock:
             self._last.pop(thread_id, None)
 
+    def forget_thread(self, thread_id: str) -> None:
+        """Forget the thread's last put here: its rows were moved (`archive.move_rows`)."""
+        self._forget(thread_id)
+
     def _describe(
         self,
         thread_id: str,

@@ -365,6 +365,12 @@ class HistoryPacks:
         self._last_raw = {}
         self._raw_lock = threading.Lock()
 
+    def forget_packs(self, thread_id: str) -> None:
+        """Forget the thread's pack remembered here: its rows were moved."""
+        with self._raw_lock:
+            for key in [k for k in self._last_raw if k[0] == thread_id]:
+                del self._last_raw[key]
+
     def _pack_rows(self, thread_id: str, ns: str = "", data: bool = True) -> builtins.list[PackRow]:
         """The thread's stored packs in turn order; with `data` False, without their bytes."""
         column = "pack" if data else "NULL"

@@ -42,7 +42,11 @@ with the CRC-32 of what it holds behind a marker byte (`graph.storage.zdict.with
 so damage inside a value is named where it is read (`StorageCorrupt`) instead of reading
 as other bytes; version 10 cannot read such values. Values written before keep no
 checksum and read as they are (the marker is never their first byte), so the upgrade
-changes no row. A PostgreSQL database starts at the current version (none was written before 5). A file
+changes no row. Version 12 changes no table: a thread record may hold the versions of its
+turns (`versions`) and a thread may be a hidden slot holding a version not shown
+(`version_of`, see `graph.session.versions`); version 11 would list the slots as
+conversations of their own, so it must refuse such a file. Older files have no versions,
+so the upgrade changes no row. A PostgreSQL database starts at the current version (none was written before 5). A file
 written by a newer version is refused rather than guessed at. LangGraph's checkpoint tables are the
 saver's own and are not versioned here.
 """
@@ -59,7 +63,7 @@ from graph.storage.history_packs import PACKS_TABLE
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """The version this code writes."""
 
 V1 = """
@@ -299,6 +303,7 @@ UPGRADES: dict[int, tuple[str, Callable[[Connection, int], None] | None]] = {
     9: (PACKS_TABLE, _version_9),
     10: ("", None),
     11: ("", None),
+    12: ("", None),
 }
 """Version -> (tables it adds, data it fills in given the version the file had), in order."""
 

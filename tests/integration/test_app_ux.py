@@ -173,30 +173,76 @@ def _user_messages(at: AppTest) -> list[str]:
     ]
 
 
-def test_regenerate_and_edit_and_resend_branch_off_and_keep_the_original(db: Path) -> None:
+def _versions_label(at: AppTest, turn: int) -> list[str]:
+    """The `2/3` of a turn's switcher (empty when the turn has one version)."""
+    boxes = [b for b in at.main.get("flex_container") if b.key and b.key.startswith("versions_")]
+    found = [b for b in boxes if b.key.endswith(f"_{turn}")]
+    return [m.value for b in found for m in _walk(b) if getattr(m, "type", "") == "markdown"]
+
+
+def test_regenerate_and_edit_make_versions_in_place_with_a_switcher(db: Path) -> None:
     at = _app()
     _say(at, "제 이름은 하늘입니다")
     _say(at, "제 이름이 뭐였죠?")
-    original = _thread(at)
+    thread = _thread(at)
+    assert _versions_label(at, 2) == []  # one version: no switcher
     _keyed(at.button, "regenerate_", "_2").click().run()
     assert not at.exception, at.exception
-    branch = _thread(at)
-    assert branch != original
+    assert _thread(at) == thread  # the same thread, answered again in place
     assert _user_messages(at) == ["제 이름은 하늘입니다", "제 이름이 뭐였죠?"]
-    assert any("2턴을 새 갈래에서 다시 보냈습니다" in s.value for s in at.success)
-    assert any("하늘" in m.value for m in at.markdown)  # answered again, in the branch
-    # edit and resend: the text typed (not committed) goes with the click
-    _keyed(at.text_area, "resend_", "_2").input("제 이름의 첫 글자는?")
-    _keyed(at.button, "resend_", "_2_send").click().run()
+    assert any("2턴을 다시 보냈습니다: 버전 2/2" in s.value for s in at.success)
+    assert any("하늘" in m.value for m in at.markdown)
+    assert _versions_label(at, 2) == ["2/2"]
+    # edit and resend the FIRST message: the text typed (not committed) goes with the click
+    _keyed(at.text_area, "resend_", "_1").input("제 이름의 첫 글자는?")
+    _keyed(at.button, "resend_", "_1_send").click().run()
     assert not at.exception, at.exception
-    assert _thread(at) not in (original, branch)
-    assert _user_messages(at) == ["제 이름은 하늘입니다", "제 이름의 첫 글자는?"]
+    assert _thread(at) == thread
+    assert _user_messages(at) == ["제 이름의 첫 글자는?"]  # its continuation starts empty
+    assert _versions_label(at, 1) == ["2/2"] and _versions_label(at, 2) == []
     titles = [b.label for b in at.sidebar.button if b.key.startswith("open_")]
-    assert len(titles) == 3 and sum("(다시)" in x for x in titles) == 2, titles
-    # the original thread is unchanged
-    at.query_params["thread"] = original
-    at.run()
+    assert len(titles) == 1 and not any("(다시)" in x for x in titles), titles
+    # ◀ goes back to version 1 of turn 1, whose turn 2 has its own two versions
+    _keyed(at.button, "version_prev_", "_1").click().run()
+    assert not at.exception, at.exception
     assert _user_messages(at) == ["제 이름은 하늘입니다", "제 이름이 뭐였죠?"]
+    assert _versions_label(at, 1) == ["1/2"] and _versions_label(at, 2) == ["2/2"]
+    assert _keyed(at.button, "version_prev_", "_1").disabled
+    _keyed(at.button, "version_prev_", "_2").click().run()
+    assert _versions_label(at, 2) == ["1/2"]
+    # a reload shows the same versions
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    again.query_params["thread"] = thread
+    again.run()
+    assert _versions_label(again, 1) == ["1/2"] and _versions_label(again, 2) == ["1/2"]
+    _keyed(again.button, "version_next_", "_1").click().run()
+    assert _user_messages(again) == ["제 이름의 첫 글자는?"]
+
+
+def test_a_version_left_unanswered_still_shows_its_switcher(db: Path) -> None:
+    """A new version whose run never came (refused, or the tab closed first) shows the
+    turns before it and a switcher back to the answered version."""
+    from graph.session import new_version, open_app
+    from graph.settings import load_settings
+
+    at = _app()
+    _say(at, "첫 메시지")
+    _say(at, "두 번째 메시지")
+    thread = _thread(at)
+    other = open_app(load_settings(), tools=[], index=None)  # as another process would
+    try:
+        new_version(other, thread, 2)
+    finally:
+        other.persistence.close()
+    at.run()
+    assert not at.exception, at.exception
+    assert _user_messages(at) == ["첫 메시지"]
+    assert any("2턴의 이 버전은 아직 답을 받지 못했습니다" in c.value for c in at.caption)
+    assert _versions_label(at, 2) == ["2/2"]
+    _keyed(at.button, "version_prev_", "_2").click().run()
+    assert not at.exception, at.exception
+    assert _user_messages(at) == ["첫 메시지", "두 번째 메시지"]
+    assert _versions_label(at, 2) == ["1/2"]
 
 
 def test_an_empty_edit_is_refused_by_the_input_and_makes_no_branch(db: Path) -> None:

@@ -423,54 +423,56 @@ def test_a_message_whose_process_died_as_it_arrived_leaves_the_thread_as_before(
     assert [n for n, _ in load_thread(app, thread).turns] == [1, 2, 3]
 
 
-def test_regenerate_sends_the_last_message_again_in_a_fork_the_original_stays(app) -> None:
-    """Regenerate forks from the arrival of the last message and sends it again there: a
-    summary due at that turn is made again in the fork, and the original is untouched."""
-    from graph.session import redo_last_turn, threads
+def test_regenerate_sends_the_last_message_again_as_a_new_version_in_place(app) -> None:
+    """Regenerate forks from the arrival of the last message into a new version of the
+    turn, in the same thread: a summary due at that turn is made again there, and the
+    first version is kept, to switch back to."""
+    from graph.session import redo_last_turn, switch_version, threads
 
     thread = new_thread(app)
     _talk(app, thread, 4)  # turn 4 makes the first summary
     before = load_thread(app, thread)
-    redo = redo_last_turn(app, thread, title="again")
+    redo = redo_last_turn(app, thread)
+    assert redo.thread_id == thread
     assert redo.turn_count == 4 and redo.message == str(before.turns[-1][1][0].content)
-    fork = load_thread(app, redo.thread_id)
-    assert fork.turn_count == 3 and not fork.summary_history and not fork.resumable
-    assert fork.forked_from["thread_id"] == thread
-    run_turn(app, redo.thread_id, redo.message, turn_count=redo.turn_count, compression_rate=0.3)
-    fork = load_thread(app, redo.thread_id)
-    assert [n for n, _ in fork.turns] == [1, 2, 3, 4]
-    assert [m[0].content for _, m in fork.turns] == [m[0].content for _, m in before.turns]
-    assert isinstance(fork.turns[-1][1][-1], AIMessage)
-    assert [s["turns"] for s in fork.summary_history] == [[1, 2, 3]]
-    after = load_thread(app, thread)
-    assert after.turns == before.turns and after.summary_history == before.summary_history
-    assert {r["thread_id"]: r["title"] for r in threads(app)}[redo.thread_id] == "again"
+    fresh = load_thread(app, thread)
+    assert fresh.turn_count == 3 and not fresh.summary_history and not fresh.resumable
+    assert fresh.versions[4].shown == 2 and fresh.versions[4].count == 2
+    run_turn(app, thread, redo.message, turn_count=redo.turn_count, compression_rate=0.3)
+    again = load_thread(app, thread)
+    assert [n for n, _ in again.turns] == [1, 2, 3, 4]
+    assert [m[0].content for _, m in again.turns] == [m[0].content for _, m in before.turns]
+    assert isinstance(again.turns[-1][1][-1], AIMessage)
+    assert [s["turns"] for s in again.summary_history] == [[1, 2, 3]]
+    assert [r["thread_id"] for r in threads(app)] == [thread]  # no new thread listed
+    switch_version(app, thread, 4, 1)
+    first = load_thread(app, thread)
+    assert first.turns == before.turns and first.summary_history == before.summary_history
 
 
-def test_edit_and_resend_replaces_the_last_message_in_a_fork(app) -> None:
-    from graph.session import redo_last_turn, threads
+def test_edit_and_resend_replaces_the_last_message_in_a_new_version(app) -> None:
+    from graph.session import redo_last_turn, switch_version, threads
 
     thread = new_thread(app)
     _talk(app, thread, 2)
+    original = load_thread(app, thread).turns[-1][1][0].content
     redo = redo_last_turn(app, thread, "  제 이름은 민지입니다. 기억해 주세요.  ")
     assert redo.message == "제 이름은 민지입니다. 기억해 주세요." and redo.turn_count == 2
-    run_turn(app, redo.thread_id, redo.message, turn_count=2, compression_rate=0.3)
-    fork = load_thread(app, redo.thread_id)
-    assert [m[0].content for _, m in fork.turns] == [
-        load_thread(app, thread).turns[0][1][0].content,
-        redo.message,
-    ]
-    assert load_thread(app, thread).turns[-1][1][0].content != redo.message
-    # a refused edit writes nothing: no fork is left behind
-    count = len(threads(app))
+    run_turn(app, thread, redo.message, turn_count=2, compression_rate=0.3)
+    edited = load_thread(app, thread)
+    assert [m[0].content for _, m in edited.turns][-1] == redo.message
+    switch_version(app, thread, 2, 1)
+    assert load_thread(app, thread).turns[-1][1][0].content == original
+    # a refused edit writes nothing: no version and no thread is added
     with pytest.raises(InputError):
         redo_last_turn(app, thread, "   ")
     with pytest.raises(InputError):
         redo_last_turn(app, thread, "x" * (app.settings.message_limit + 1))
-    assert len(threads(app)) == count
+    assert load_thread(app, thread).versions[2].count == 2
+    assert len(threads(app)) == 1
 
 
-def test_the_first_turn_sent_again_starts_an_empty_fork_and_an_empty_thread_has_none(app) -> None:
+def test_the_first_turn_sent_again_starts_empty_and_an_empty_thread_has_none(app) -> None:
     from graph.session import redo_last_turn
 
     thread = new_thread(app)
@@ -478,10 +480,10 @@ def test_the_first_turn_sent_again_starts_an_empty_fork_and_an_empty_thread_has_
         redo_last_turn(app, thread)
     _talk(app, thread, 1)
     redo = redo_last_turn(app, thread)
-    fork = load_thread(app, redo.thread_id)
-    assert fork.turn_count == 0 and not fork.turns and fork.forked_from["turn"] == 0
-    run_turn(app, redo.thread_id, redo.message, turn_count=1, compression_rate=0.3)
-    assert [n for n, _ in load_thread(app, redo.thread_id).turns] == [1]
+    fresh = load_thread(app, thread)
+    assert fresh.turn_count == 0 and not fresh.turns and fresh.versions[1].count == 2
+    run_turn(app, thread, redo.message, turn_count=1, compression_rate=0.3)
+    assert [n for n, _ in load_thread(app, thread).turns] == [1]
 
 
 def test_with_one_turn_kept_every_listed_checkpoint_forks_and_the_last_turn_is_sent_again(
@@ -499,8 +501,8 @@ def test_with_one_turn_kept_every_listed_checkpoint_forks_and_the_last_turn_is_s
     for c in listed:
         fork_thread(chat, thread, c["checkpoint_id"])
     redo = redo_last_turn(chat, thread, turn=5)
-    run_turn(chat, redo.thread_id, redo.message, turn_count=5, compression_rate=0.3)
-    assert [n for n, _ in load_thread(chat, redo.thread_id).turns] == [1, 2, 3, 4, 5]
+    run_turn(chat, thread, redo.message, turn_count=5, compression_rate=0.3)
+    assert [n for n, _ in load_thread(chat, thread).turns] == [1, 2, 3, 4, 5]
     chat.persistence.close()
 
 
@@ -518,6 +520,7 @@ def test_sending_again_is_refused_when_the_turn_meant_is_gone_or_no_checkpoint_i
     with pytest.raises(CheckpointNotFound, match="forked"):
         redo_last_turn(app, fork)  # a fresh fork has no checkpoint from before turn 3
     assert len(threads(app)) == count + 1  # the fork, and nothing more
+    assert not load_thread(app, fork).versions
 
 
 def test_a_fork_after_a_summary_keeps_the_digest_made_there(store: Store) -> None:

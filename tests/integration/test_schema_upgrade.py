@@ -272,3 +272,28 @@ def test_a_postgresql_upgrade_reindexing_thousands_of_threads_fits_the_lock_tabl
             app.persistence.close()
     finally:
         server.stop()
+
+
+def test_a_version_12_file_keeps_the_versions_of_a_turn(tmp_path: Path) -> None:
+    """From version 12 a thread may hold versions of a turn, parked in hidden slots: they
+    are not listed, and switching between them works after the file is opened again."""
+    from graph.session import switch_version
+
+    db = tmp_path / "v12.sqlite"
+    shutil.copy(FIXTURES / "schema-v12.sqlite", db)
+    app = _open(db)
+    try:
+        listed = threads(app)
+        assert len(listed) == 2  # the slot of the version not shown is not listed
+        views = {v.strategy: v for v in (load_thread(app, t["thread_id"]) for t in listed)}
+        thread = views["three_turn"].thread_id
+        assert views["three_turn"].versions[8].shown == 2
+        assert views["three_turn"].versions[8].count == 2
+        switch_version(app, thread, 8, 1)
+        first = load_thread(app, thread)
+        assert first.turn_count == 8 and first.versions[8].shown == 1
+        assert first.turns[-1][1][0].content == "노트북 자산번호는 NB-7731이에요."
+        run_turn(app, thread, "제 사번이 뭐였죠?", turn_count=9, compression_rate=0.3)
+        assert load_thread(app, thread).turn_count == 9
+    finally:
+        app.persistence.close()

@@ -140,25 +140,45 @@ def test_sessions_list_read_patch_checkpoints_fork_delete(service: Service) -> N
         )
         again = client.post(f"/api/sessions/{fork['thread_id']}/retry")
         assert again.status_code == 409 and again.json()["code"] == "NOTHING_TO_RETRY"
-        # regenerate, and edit and resend: a new thread from just before turn 4
+        # regenerate, and edit and resend: new versions of turn 4 in the same thread
+        listed = len(client.get("/api/sessions").json())
         for body, asked in [({}, "정리해 줘"), ({"message": "장소만 알려 줘"}, "장소만 알려 줘")]:
             job = client.post("/api/sessions/t-s/regenerate", json=body)
             assert job.status_code == 202, job.text
+            assert job.json()["thread_id"] == "t-s"
             check_stream(sse(client, job.json()["job_id"]))
-            branch = client.get(f"/api/sessions/{job.json()['thread_id']}").json()
-            assert branch["turn_count"] == 4 and branch["status"] == "completed"
-            assert branch["forked_from"]["thread_id"] == "t-s"
-            exported = client.get(f"/api/sessions/{branch['thread_id']}/export").json()
+            shown = client.get("/api/sessions/t-s").json()
+            assert shown["turn_count"] == 4 and shown["status"] == "completed"
+            exported = client.get("/api/sessions/t-s/export").json()
             assert [t["turn"] for t in exported["turns"]] == [1, 2, 3, 4]
             assert exported["turns"][-1]["messages"][0]["data"]["content"] == asked
-            assert client.delete(f"/api/sessions/{branch['thread_id']}").status_code == 204
+        versions = client.get("/api/sessions/t-s/turns/4/versions").json()
+        assert versions == {"turn": 4, "shown": 3, "count": 3}
+        assert client.get("/api/sessions/t-s").json()["versions"] == [versions]
+        assert client.get("/api/sessions/t-s/turns/2/versions").json()["count"] == 1
+        assert client.get("/api/sessions/t-s/turns/9/versions").status_code == 404
+        assert "t-s" in [s["thread_id"] for s in client.get("/api/sessions").json()]
+        assert len(client.get("/api/sessions").json()) == listed  # no thread was added
         empty = client.post("/api/sessions/t-s/regenerate", json={"message": " "})
         assert empty.status_code == 422
         gone_on = client.post("/api/sessions/t-s/regenerate", json={"turn": 3})
         assert gone_on.status_code == 422 and "gone on" in gone_on.json()["message"]
+        # back to version 1: the original last message, and its summaries
+        switched = client.post("/api/sessions/t-s/turns/4/versions/1")
+        assert switched.status_code == 200 and switched.json()["shown"] == 1
+        assert client.post("/api/sessions/t-s/turns/4/versions/7").status_code == 422
         source = client.get("/api/sessions/t-s/export").json()
-        assert [t["turn"] for t in source["turns"]] == [1, 2, 3, 4]  # the original stays
+        assert [t["turn"] for t in source["turns"]] == [1, 2, 3, 4]
         assert source["turns"][-1]["messages"][0]["data"]["content"] == "정리해 줘"
+        assert client.get("/api/sessions/t-s").json()["summary_history"][0]["turns"] == [1, 2, 3]
+        # edit any turn: a new version of turn 2, whose continuation starts empty
+        job = client.post("/api/sessions/t-s/turns/2/versions", json={"message": "회의는 몇 시?"})
+        assert job.status_code == 202, job.text
+        check_stream(sse(client, job.json()["job_id"]))
+        edited = client.get("/api/sessions/t-s/export").json()
+        assert [t["turn"] for t in edited["turns"]] == [1, 2]
+        assert edited["turns"][-1]["messages"][0]["data"]["content"] == "회의는 몇 시?"
+        assert client.post("/api/sessions/t-s/turns/2/versions/1").json()["count"] == 2
         missing = client.post("/api/sessions/t-s/fork", json={"checkpoint_id": "nope"})
         assert missing.status_code == 404 and missing.json()["code"] == "CHECKPOINT_NOT_FOUND"
         assert client.delete(f"/api/sessions/{fork['thread_id']}").status_code == 204

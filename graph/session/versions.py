@@ -1,0 +1,392 @@
+"""Versions of a turn in place: regenerate or edit a message, then switch between answers.
+
+Regenerate and edit-and-resend make a new version of a turn in the same thread (any turn
+for an edit, whose continuation then starts empty after it); `switch_version` shows
+another version, with its own continuation. The UI draws `◀ 2/3 ▶` from `turn_versions`.
+
+Where versions live. A version is a whole line of the conversation: its checkpoints (with
+their values, pending writes and packs), archived turns and blocks, summaries, their
+costs, lost-facts records, pins, tool-call records and recall index, as that version left
+them. The thread's own id always holds the rows of the version shown, so everything that
+reads a thread (the panel, the summaries, the next turn, export, the service) follows the
+shown version without knowing that versions exist. Each version not shown is parked
+under a hidden slot: a thread record with `version_of` naming the thread (the thread list
+leaves it out; deleting the thread deletes its slots). The record's `versions` maps a turn
+to its slots, one per version, and the version shown, whose slot is empty while it is:
+
+    {"3": {"slots": ["session_a", "session_b", "session_c"], "shown": 2}}
+
+- A new version of turn n: the state before turn n is forked (`fork_thread`: LangGraph's
+  checkpoint put with the earlier state, and the archive up to there) into a new slot;
+  the shown rows move into the slot of the version shown until now, and the fork's into
+  the thread. The caller then runs turn n in the thread, as any turn.
+- Switching to version k: the shown rows move into their slot and slot k's into the
+  thread. Rows are moved (one UPDATE of `thread_id` per table, in one transaction,
+  `graph.storage.archive.move_rows`), never copied, so a switch costs no copy and a version
+  keeps everything, a pending approval included.
+- The `versions` entries of turns after n belong to the continuation: they move with the
+  rows, into the slot's record and back, and so does the record's strategy comparison
+  (a replay of the line). The thread's settings (title, rate, strategy, budget, recall)
+  are the thread's and stay; so does its writer lease.
+- Recall's in-process cache of archived turns is keyed by thread id: it is dropped when
+  the thread's recall key, which moves with the rows, changed (a switch made in another
+  process, `graph.storage.archive.load_archived_turns`).
+
+Why not a second branch inside the thread's checkpoints: this project's savers keep a
+thread's history as a line (channel versions are a per-thread counter, values are pruned
+by version order and checkpoints packed per turn number, see `graph.storage.checkpointer`),
+so a branch in the same thread id would overwrite the other's values. Moving whole lines
+keeps every store keyed by thread right without keying each of them by branch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+
+from graph.errors import CheckpointNotFound, InputError, ThreadBusy
+from graph.session.app import ChatApp, require_thread
+from graph.session.errors import storage_errors
+from graph.storage.archive import (
+    delete_archive,
+    get_thread,
+    move_rows,
+    update_thread,
+    version_slots,
+)
+from graph.storage.leases import ThreadBusyError, writer_lease
+from graph.turns import content_text, turn_open
+
+VERSIONS = "versions"
+"""The thread record's field: turn (a string) -> {"slots": [...], "shown": k}."""
+COMPARISON = "comparison"
+"""The thread record's strategy comparison (`save_comparison`), which follows its line."""
+VERSION_OF = "version_of"
+"""A slot's record: the thread whose version it holds (it is not listed)."""
+
+
+@dataclass(frozen=True)
+class TurnVersions:
+    """The versions of one turn, for the `◀ 2/3 ▶` switcher."""
+
+    turn: int
+    shown: int
+    """The version shown, from 1."""
+    count: int
+    """How many versions the turn has."""
+
+
+@dataclass(frozen=True)
+class Redo:
+    """A turn to send again in place: the thread, its message and its turn number."""
+
+    thread_id: str
+    message: str
+    turn_count: int
+
+
+def turn_versions(app: ChatApp, thread_id: str) -> dict[int, TurnVersions]:
+    """The turns of the shown line that have more than one version, by turn number."""
+    return versions_in(require_thread(app, thread_id))
+
+
+def versions_in(record: dict[str, Any]) -> dict[int, TurnVersions]:
+    """The `versions` of a thread record, by turn number."""
+    return {
+        int(n): TurnVersions(int(n), int(e["shown"]), len(e["slots"]))
+        for n, e in _entries(record).items()
+    }
+
+
+def _entries(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {str(n): dict(e) for n, e in dict(record.get(VERSIONS) or {}).items()}
+
+
+def is_slot(record: dict[str, Any]) -> bool:
+    """Whether a thread record is a hidden version slot (not a conversation of its own)."""
+    return bool(record.get(VERSION_OF))
+
+
+def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = None) -> Redo:
+    """Make a new version of `turn` in the thread and show it; the caller runs the turn.
+
+    With `message` the new version asks that text (edit and resend), without it the same
+    text (regenerate). The earlier versions stay, each with its continuation. Any turn can
+    be asked again once the last one has ended (or waits for an approval); the new
+    version's continuation is empty. The caller runs the turn in the thread (`run_turn`
+    with `Redo.message` at `Redo.turn_count`), so it streams, pauses and fails as any does.
+
+    InputError for an unknown turn, a turn still running or an empty or too long message;
+    ThreadBusy while a turn runs; CheckpointNotFound when no checkpoint from before the
+    turn is kept (pruned by CHECKPOINT_KEEP_TURNS, or the thread was imported after it).
+    """
+    from graph.session.history import checkpoints, fork_thread
+    from graph.session.threads import load_thread
+    from graph.session.turns import check_message
+
+    record = require_thread(app, thread_id)
+    if is_slot(record):
+        raise InputError(f"Unknown thread {thread_id!r}.")
+    # the turn and those after it (the last one says whether a turn is still running)
+    count = load_thread(app, thread_id, recent_turns=0).turn_count
+    view = load_thread(app, thread_id, recent_turns=max(1, count - turn + 1))
+    turns = dict(view.turns)
+    if turn not in turns:
+        raise InputError(f"This conversation has no turn {turn} to send again.")
+    if turn_open(view.turns[-1][1]) and not view.pending:
+        raise InputError(
+            "The conversation's last turn is still running; a message can be sent again "
+            "once it has ended."
+        )
+    asked = next((m for m in turns[turn] if isinstance(m, HumanMessage)), turns[turn][0])
+    text = check_message(app, message if message is not None else content_text(asked))
+    source, checkpoint_id = _before(app, thread_id, record, turn, checkpoints)
+    with _quiet(app, thread_id):
+        record = require_thread(app, thread_id)
+        fork = fork_thread(app, source, checkpoint_id, named=thread_id)
+        archive = app.persistence.archive
+        try:
+            with storage_errors():
+                update_thread(archive, fork, **{VERSION_OF: thread_id, "title": ""})
+                entries = _entries(record)
+                entry = entries.get(str(turn)) or {
+                    "slots": [new_slot(app, thread_id, record)],
+                    "shown": 1,
+                }
+                slots = [*entry["slots"], fork]
+                _move(
+                    app,
+                    thread_id,
+                    entries,
+                    turn,
+                    away=entry["slots"][int(entry["shown"]) - 1],
+                    back=fork,
+                    entry={"slots": slots, "shown": len(slots)},
+                )
+        except BaseException:
+            delete_archive(archive, fork)
+            raise
+    return Redo(thread_id=thread_id, message=text, turn_count=turn)
+
+
+def switch_version(app: ChatApp, thread_id: str, turn: int, version: int) -> TurnVersions:
+    """Show version `version` (from 1) of `turn`, with its own continuation.
+
+    InputError for a turn without versions or a version it does not have; ThreadBusy
+    while a turn of the conversation runs.
+    """
+    with _quiet(app, thread_id):
+        record = require_thread(app, thread_id)
+        entries = _entries(record)
+        entry = entries.get(str(turn))
+        if entry is None or is_slot(record):
+            raise InputError(f"Turn {turn} of this conversation has no other versions.")
+        slots = list(entry["slots"])
+        if not 1 <= version <= len(slots):
+            raise InputError(f"Turn {turn} has versions 1 to {len(slots)}, not {version}.")
+        shown = int(entry["shown"])
+        if version != shown:
+            with storage_errors():
+                _move(
+                    app,
+                    thread_id,
+                    entries,
+                    turn,
+                    away=slots[shown - 1],
+                    back=slots[version - 1],
+                    entry={"slots": slots, "shown": version},
+                )
+    return TurnVersions(turn, version, len(slots))
+
+
+def _move(
+    app: ChatApp,
+    thread_id: str,
+    entries: dict[str, dict[str, Any]],
+    turn: int,
+    *,
+    away: str,
+    back: str,
+    entry: dict[str, Any],
+) -> None:
+    """Park the shown line in slot `away`, show the one in slot `back`; record it."""
+    archive = app.persistence.archive
+    parked = {n: e for n, e in entries.items() if int(n) > turn}
+    theirs = get_thread(archive, back) or {}
+    brought = _entries(theirs)
+    # a strategy comparison replays the line it was made on: it goes with the line
+    mine = dict((get_thread(archive, thread_id) or {}).get(COMPARISON) or {})
+    compared = dict(theirs.get(COMPARISON) or {})
+    move_rows(archive, [(thread_id, away), (back, thread_id)])
+    _forget(app, thread_id, away, back)
+    kept = {n: e for n, e in entries.items() if int(n) < turn}
+    try:
+        update_thread(archive, away, **{VERSIONS: parked, COMPARISON: mine})
+        update_thread(archive, back, **{VERSIONS: {}, COMPARISON: {}})
+        update_thread(
+            archive,
+            thread_id,
+            **{VERSIONS: {**kept, str(turn): entry, **brought}, COMPARISON: compared},
+        )
+    except BaseException:
+        # the records say where each line is: put the lines back where they said
+        move_rows(archive, [(thread_id, back), (away, thread_id)])
+        _forget(app, thread_id, away, back)
+        update_thread(archive, away, **{VERSIONS: {}, COMPARISON: {}})
+        update_thread(archive, back, **{VERSIONS: brought, COMPARISON: compared})
+        update_thread(archive, thread_id, **{VERSIONS: entries, COMPARISON: mine})
+        raise
+
+
+def _forget(app: ChatApp, *threads: str) -> None:
+    """Drop what the saver remembers of threads whose rows were just moved."""
+    for thread in threads:
+        app.persistence.saver.forget_thread(thread)
+        app.persistence.saver.forget_packs(thread)
+
+
+def new_slot(app: ChatApp, thread_id: str, record: dict[str, Any]) -> str:
+    """An empty hidden slot of the thread (the version shown now parks there later)."""
+    from graph.session.threads import new_thread
+
+    slot = new_thread(app, owner=str(record.get("owner") or ""))
+    update_thread(app.persistence.archive, slot, **{VERSION_OF: thread_id})
+    return slot
+
+
+def hide(app: ChatApp, slot: str, thread_id: str) -> None:
+    """Make a thread just written (an imported version) a hidden slot of `thread_id`."""
+    update_thread(app.persistence.archive, slot, **{VERSION_OF: thread_id, "title": ""})
+
+
+def export_versions(
+    app: ChatApp, thread_id: str, export: Callable[[ChatApp, str], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The thread's versions for its export: per turn, the version shown and the others.
+
+    Each version not shown is `export` of its slot (a whole export, its own versions in
+    it): `[{"turn": 4, "shown": 2, "others": {"1": {...}, "3": {...}}}]`.
+    """
+    record = require_thread(app, thread_id)
+    out = []
+    for n, entry in sorted(_entries(record).items(), key=lambda item: int(item[0])):
+        shown = int(entry["shown"])
+        others = {
+            str(k): export(app, slot) for k, slot in enumerate(entry["slots"], 1) if k != shown
+        }
+        out.append({"turn": int(n), "shown": shown, "others": others})
+    return out
+
+
+def import_versions(
+    app: ChatApp,
+    thread_id: str,
+    root: str,
+    exported: Any,
+    turns: int,
+    load: Callable[[ChatApp, dict[str, Any], str], str],
+) -> None:
+    """Write an export's `versions` back: each version not shown becomes a slot of `root`.
+
+    `load(app, export, root)` imports one version's line as a slot and returns its id.
+    InputError for a malformed entry (the caller removes what was written).
+    """
+    if exported is None:
+        return
+    if not isinstance(exported, list):
+        raise InputError("The export's versions must be a list.")
+    entries: dict[str, dict[str, Any]] = {}
+    for item in exported:
+        if not isinstance(item, dict):
+            raise InputError("A version entry of the export is not an object.")
+        turn, shown, others = item.get("turn"), item.get("shown"), item.get("others")
+        if not isinstance(turn, int) or not 1 <= turn <= turns or str(turn) in entries:
+            raise InputError(f"The export has versions of an unknown turn {turn!r}.")
+        if not isinstance(others, dict) or not others:
+            raise InputError(f"The versions of turn {turn} list no other version.")
+        count = len(others) + 1
+        wanted = {str(k) for k in range(1, count + 1)} - {str(shown)}
+        if not isinstance(shown, int) or set(others) != wanted:
+            raise InputError(f"The versions of turn {turn} are not numbered 1 to {count}.")
+        if not all(isinstance(other, dict) for other in others.values()):
+            raise InputError(f"A version of turn {turn} in the export is not an object.")
+        slots = [
+            new_slot(app, root, {}) if k == shown else load(app, others[str(k)], root)
+            for k in range(1, count + 1)
+        ]
+        entries[str(turn)] = {"slots": slots, "shown": shown}
+    update_thread(app.persistence.archive, thread_id, **{VERSIONS: entries})
+
+
+def delete_slots(app: ChatApp, thread_id: str) -> None:
+    """Delete every version slot of a thread (a thread being deleted)."""
+    for slot in version_slots(app.persistence.archive, thread_id):
+        delete_archive(app.persistence.archive, slot)
+
+
+def _before(
+    app: ChatApp, thread_id: str, record: dict[str, Any], turn: int, checkpoints: Any
+) -> tuple[str, str]:
+    """A kept checkpoint from before `turn`: (the thread or slot keeping it, its id).
+
+    The thread's own first; then the slots of its versions at `turn` or later, whose lines
+    share everything before their turn (a version's line starts at its fork).
+    """
+    candidates = [thread_id] + [
+        slot
+        for n, entry in sorted(_entries(record).items(), key=lambda item: int(item[0]))
+        if int(n) >= turn
+        for slot in entry["slots"]
+    ]
+    for source in candidates:
+        kept = checkpoints(app, source)
+        arrival = next(
+            (c for c in kept if c.get("source") == "input" and c.get("turn") == turn), None
+        ) or next(  # a turn saved without running (kept unanswered): from the turn before it
+            (c for c in kept if int(c.get("turn", 0)) == turn - 1), None
+        )
+        if arrival is not None:
+            return source, str(arrival["checkpoint_id"])
+    raise CheckpointNotFound(
+        f"Turn {turn} cannot be sent again here: this conversation keeps no checkpoint "
+        f"from before it (only the last {app.settings.keep_turns} turns keep theirs, and "
+        "an imported or forked conversation starts with none)."
+    )
+
+
+@contextmanager
+def _quiet(app: ChatApp, thread_id: str) -> Iterator[None]:
+    """No turn of the thread runs meanwhile, in this process or another (ThreadBusy)."""
+    lock = app.turn_lock(thread_id)
+    if not lock.acquire(blocking=False):
+        raise ThreadBusy("A turn of this conversation is running; try again once it ends.")
+    try:
+        with writer_lease(app.persistence.archive, thread_id):
+            yield
+    except ThreadBusyError as exc:
+        raise ThreadBusy(
+            "Another turn of this conversation is running (maybe in another window); "
+            "try again in a moment."
+        ) from exc
+    finally:
+        lock.release()
+
+
+__all__ = [
+    "Redo",
+    "TurnVersions",
+    "delete_slots",
+    "export_versions",
+    "hide",
+    "import_versions",
+    "is_slot",
+    "new_slot",
+    "new_version",
+    "switch_version",
+    "turn_versions",
+    "versions_in",
+]
