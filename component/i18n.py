@@ -25,8 +25,8 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "budget": {"ko": "요약 예산 (글자)", "en": "Summary budget (characters)"},
     "budget_help": {
-        "ko": "컨텍스트에 요약을 이만큼까지 그대로 둡니다. 넘으면 가장 오래된 요약 셋을 다이제스트(요약의 요약)로 합칩니다. 기본 5,000자는 300자 턴, 압축률 0.3에서 50턴까지 시드 002의 표(요약 16개 + 원문 2턴)를 지킵니다.",
-        "en": "Summaries stay in the context as they are up to this size; past it the oldest three are merged into a digest (a summary of summaries). The default 5,000 keeps seed 002's table (16 summaries + 2 raw turns at turn 50) for 300-character turns at rate 0.3.",
+        "ko": "컨텍스트에 요약을 이만큼까지 그대로 둡니다. 넘으면 가장 오래된 요약 셋을 다이제스트(요약의 요약)로 합칩니다. 기본 8,000자는 500자 턴(시드의 예: 세 턴에 1,500자), 압축률 0.3에서 50턴까지 시드 002의 표(요약 16개 + 원문 2턴)를 지킵니다.",
+        "en": "Summaries stay in the context as they are up to this size; past it the oldest three are merged into a digest (a summary of summaries). The default 8,000 keeps seed 002's table (16 summaries + 2 raw turns at turn 50) for turns of up to 500 characters (the seed's example: 1,500 per three turns) at rate 0.3.",
     },
     "recall": {"ko": "이전 대화 회상", "en": "Recall earlier turns"},
     "recall_help": {

@@ -138,10 +138,11 @@ class Settings:
     )
     context_budget_chars: str = _env(
         "CONTEXT_BUDGET_CHARS",
-        "5000",
+        "8000",
         "Characters of summaries the 3-turn strategy keeps in the context before the oldest are "
-        "merged into digests (per thread in the sidebar). 5,000 keeps seed 002's table (16 "
-        "summaries at turn 50) for turns of about 300 characters at rate 0.3.",
+        "merged into digests (per thread in the sidebar). 8,000 keeps seed 002's table (16 "
+        "summaries at turn 50) for turns of up to about 500 characters at rate 0.3 (the seed's "
+        "own example: 1,500 characters per three turns).",
     )
     mask_pii: str = _env(
         "MASK_PII",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import statistics
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from graph.context import context_chars
@@ -18,6 +19,8 @@ from graph.settings import load_settings
 from tests.fakes.chat import ScriptedModel
 from tests.unit.helpers import make_graph
 
+SUMMARY_BUDGET = 8000
+"""CONTEXT_BUDGET_CHARS' default: 16 summaries of 500-character turns at rate 0.3."""
 PLACES = ["판교 연구소", "부산 지사", "제주 연수원", "대전 센터", "서울 본사"]
 PEOPLE = ["김민수", "이서연", "박지훈", "최유진", "정하늘"]
 
@@ -41,16 +44,38 @@ def answer(turn: int) -> str:
     )
 
 
-def _talk(graph, model: ScriptedModel, turns: int) -> list[int]:
+MORE = (
+    " 발표 자료는 표지, 안건 요약, 예산표, 일정표 순서로 정리하고 마지막 장에 질의응답 시간을 "
+    "넣어 주세요. 회의 전날 오후에 리허설을 한 번 하면 진행이 매끄럽습니다. 간식은 참석자 수에 "
+    "맞춰 넉넉히 준비하고, 남은 예산은 다음 회의로 넘기지 말고 정산해 주세요. 회의실 예약은 "
+    "사내 포털에서 하고, 화상 회의 링크도 함께 만들어 두면 원격 참석자가 헤매지 않습니다."
+)
+"""Added to each answer for the seed's own example size: 1,500 characters per three turns."""
+
+
+def turn_text(turn: int, size: int) -> tuple[str, str]:
+    """The user's message and the answer of `turn`, about `size` characters together."""
+    reply = answer(turn)
+    if size >= 500:
+        reply += MORE
+    return user(turn), reply
+
+
+def _talk(
+    graph, model: ScriptedModel, turns: int, size: int = 300, budget: int = SUMMARY_BUDGET
+) -> list[int]:
     sizes = []
     for turn in range(1, turns + 1):
-        model.script.append(answer(turn))
+        said, reply = turn_text(turn, size)
+        model.script.append(reply)
         graph.invoke(
             {
-                "messages": [HumanMessage(content=user(turn))],
+                "messages": [HumanMessage(content=said)],
                 "session_id": "seed",
                 "turn_count": turn,
                 "compression_rate": 0.3,
+                # as the session's run_turn sends it: the thread's summary budget
+                "context_budget": budget,
             },
             {"configurable": {"thread_id": "seed"}},
         )
@@ -58,16 +83,18 @@ def _talk(graph, model: ScriptedModel, turns: int) -> list[int]:
     return sizes
 
 
-def test_turns_average_the_seeds_300_characters() -> None:
-    lengths = [len(user(t)) + len(answer(t)) for t in range(1, 51)]
-    assert 280 <= statistics.mean(lengths) <= 320
+@pytest.mark.parametrize("size", [300, 500])
+def test_turns_average_the_sizes_asked(size: int) -> None:
+    lengths = [sum(map(len, turn_text(t, size))) for t in range(1, 51)]
+    assert 0.93 * size <= statistics.mean(lengths) <= 1.07 * size
 
 
-def test_turn_50_holds_16_summaries_and_2_raw_turns_under_default_settings() -> None:
-    assert load_settings({}).summary_budget == 5000 and load_settings({}).recall_enabled
+@pytest.mark.parametrize("size", [300, 500])
+def test_turn_50_holds_16_summaries_and_2_raw_turns_under_default_settings(size: int) -> None:
+    assert load_settings({}).summary_budget == SUMMARY_BUDGET and load_settings({}).recall_enabled
     model = ScriptedModel()
     graph = make_graph(model)
-    _talk(graph, model, 50)
+    _talk(graph, model, 50, size)
     context = model.calls[-1]
     lines = str(context[0].content).splitlines()
     spans = [m.group(1) for line in lines if (m := re.match(r"\[(\d+-\d+)턴", line))]
@@ -75,6 +102,11 @@ def test_turn_50_holds_16_summaries_and_2_raw_turns_under_default_settings() -> 
     raw = context[1:]
     assert [type(m) for m in raw] == [HumanMessage, AIMessage, HumanMessage]
     assert raw[0].content == user(49) and raw[-1].content == user(50)
+    summaries = sum(len(line) for line in lines if re.match(r"\[\d+-\d+턴", line))
+    recalled = str(context[0].content).partition("[관련 이전 대화]")[2]
+    # the recalled turns' section is the rest of the memory: bounded by RECALL_BUDGET_CHARS
+    assert len(recalled) <= load_settings({}).recall_budget + 200, len(recalled)
+    print(f"turn 50 at {size} chars/turn: summaries {summaries} chars, recall {len(recalled)}")
     state = graph.get_state({"configurable": {"thread_id": "seed"}}).values
     assert state.get("summary_digests", []) == []  # no merging before the budget
 
@@ -82,7 +114,7 @@ def test_turn_50_holds_16_summaries_and_2_raw_turns_under_default_settings() -> 
 def test_after_the_budget_the_context_stays_flat() -> None:
     model = ScriptedModel()
     graph = make_graph(model, CONTEXT_BUDGET_CHARS="1500")
-    sizes = _talk(graph, model, 100)
+    sizes = _talk(graph, model, 100, budget=1500)
     state = graph.get_state({"configurable": {"thread_id": "seed"}}).values
     assert state["summary_digests"], "the summaries passed 1,500 characters but none merged"
     middle = statistics.median(sizes[44:55])

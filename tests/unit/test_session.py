@@ -156,7 +156,7 @@ def test_summary_budget_and_recall_are_per_thread_settings(app) -> None:
     from graph.session import set_thread_budget, set_thread_recall
 
     tight, default = new_thread(app), new_thread(app)
-    assert load_thread(app, default).context_budget == 5000
+    assert load_thread(app, default).context_budget == 8000
     assert set_thread_budget(app, tight, 500) == 500
     for value in (99, 50_001):
         with pytest.raises(InputError, match="between 100 and 50,000"):
