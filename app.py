@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from component.chat import (
     LastTurnActions,
@@ -219,6 +220,8 @@ def main() -> None:
             )
         # the chat scrolls in its own box and follows new answers; the page does not move
         chat_box = st.container(height=CHAT_HEIGHT, key="chat_scroll", border=False)
+    # a decision, retry or Continue clicked: its turn runs below, with Stop on screen
+    queued = st.session_state.pop("queued_turn", None)
     with chat_box:
         if not view.turns:
             render_welcome(lang, lambda text: st.session_state.update(example=text))
@@ -229,18 +232,18 @@ def main() -> None:
             on_more,
             LastTurnActions(
                 on_retry=(lambda: _retry(app, thread, lang))
-                if (view.retryable or view.resumable) and not view.pending
+                if (view.retryable or view.resumable) and not view.pending and not queued
                 else None,
                 on_redo=(lambda text: _redo(app, thread, view.title, text, view.turns[-1][0], lang))
                 if view.turns and not view.resumable
                 else None,
                 on_continue=(lambda: _continue(app, thread, lang))
-                if view.turns and cut_off(view.turns[-1][1][-1]) and not view.pending
+                if view.turns and cut_off(view.turns[-1][1][-1]) and not view.pending and not queued
                 else None,
                 key=f"{thread}_",
             ),
         )
-        if view.pending:
+        if view.pending and not queued:
             render_approval(
                 view.pending, lang, lambda action, args: _decide(app, thread, action, args, lang)
             )
@@ -249,13 +252,21 @@ def main() -> None:
             st.warning(st.session_state.pop("flash"), icon="⚠️")
         if "notice" in st.session_state:
             st.success(st.session_state.pop("notice"), icon="✅")
+    # Stop sits under the chat box, in sight however far the answer scrolls
+    controls = chat_col.container(key="turn_controls")
     if "give_back" in st.session_state:  # a refused message returns to the input box
         st.session_state["chat_input"] = st.session_state.pop("give_back")
     prompt = st.chat_input(t("input", lang), key="chat_input")
     prompt = prompt if prompt is not None else st.session_state.pop("example", None)
+    if queued is not None:
+        if prompt is not None:  # sent as the click came: it goes after the clicked turn
+            st.session_state["example"] = prompt
+        with chat_box:
+            _finish(app, queued, lang, controls)
+        st.rerun()
     if prompt is not None:
         with chat_box:
-            _send(app, thread, str(prompt), rate, lang)
+            _send(app, thread, str(prompt), rate, lang, controls)
         if "redo_notice" in st.session_state:  # shown with the answer, after this rerun
             st.session_state["notice"] = st.session_state.pop("redo_notice")
         st.rerun()
@@ -358,7 +369,9 @@ def _damaged(app: ChatApp, thread: str, exc: BaseException, lang: str) -> None:
     )
 
 
-def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
+def _send(
+    app: ChatApp, thread: str, text: str, rate: float, lang: str, controls: DeltaGenerator
+) -> None:
     """Run one turn in a worker and stream its tokens; refusals become a message.
 
     The worker owns the turn, so a rerun or a closed tab mid-answer loses nothing; a
@@ -396,6 +409,7 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
             sent_at=sent,
         ),
         lang,
+        controls,
         give_back=message,
     )
 
@@ -425,35 +439,49 @@ def _redo(app: ChatApp, thread: str, title: str, text: str | None, turn: int, la
 
 
 def _decide(app: ChatApp, thread: str, action: str, args: dict | None, lang: str) -> None:
-    """A button callback: the page redraws from the saved state after it."""
-    _finish(app, TurnRequest(thread, kind="resume", action=action, args=args), lang, draw=False)
+    """A button callback: the decision's turn runs in the run it starts (see `_queue`)."""
+    _queue(TurnRequest(thread, kind="resume", action=action, args=args))
 
 
 def _continue(app: ChatApp, thread: str, lang: str) -> None:
     """Go on with the last answer, which was cut off (a button callback)."""
-    _finish(app, TurnRequest(thread, kind="continue"), lang, draw=False)
+    _queue(TurnRequest(thread, kind="continue"))
 
 
 def _retry(app: ChatApp, thread: str, lang: str) -> None:
     """Answer the last, unanswered turn again in place (a button callback)."""
-    _finish(app, TurnRequest(thread, kind="retry"), lang, draw=False)
+    _queue(TurnRequest(thread, kind="retry"))
+
+
+def _queue(request: TurnRequest) -> None:
+    """Hand a clicked request to the script run the click starts.
+
+    A callback runs before the page is drawn, so a turn run inside one would keep the page
+    frozen on the old run, with no Stop, until it ended (an approved `python_repl` ran for
+    seconds like that); the run draws the page, then the turn with Stop, as for a message.
+    """
+    st.session_state["queued_turn"] = request
 
 
 def _finish(
-    app: ChatApp, request: TurnRequest, lang: str, give_back: str = "", draw: bool = True
+    app: ChatApp,
+    request: TurnRequest,
+    lang: str,
+    controls: DeltaGenerator,
+    give_back: str = "",
 ) -> None:
     """Run a request through the turn runner, drawing it from its events as they come.
 
-    A refusal (nothing saved) becomes a message next to the input, and a new message's
-    text goes back into the input.
+    Stop is drawn in `controls` before the first event: the turn runs in a worker, so the
+    page shows it while the turn runs. A refusal (nothing saved) becomes a message next to
+    the input, and a new message's text goes back into the input.
     """
     handle = start_turn(app, request)
-    if draw:
-        streamer = StreamingAnswer(lang)
-        # a click reruns the page; the callback stops the turn, which keeps the message
-        st.button(t("stop", lang), key="stop_turn", on_click=handle.cancel)
-        for event in handle.events():
-            streamer(event)
+    # a click reruns the page; the callback stops the turn, which keeps the message
+    controls.button(t("stop", lang), key="stop_turn", on_click=handle.cancel)
+    streamer = StreamingAnswer(lang)
+    for event in handle.events():
+        streamer(event)
     outcome = handle.result()
     if outcome.refused:
         st.session_state["flash"] = outcome.refused

@@ -153,6 +153,7 @@ _STRINGS: dict[str, dict[str, str]] = {
     "stop": {"ko": "⏹ 답변 중지", "en": "⏹ Stop answering"},
     "step_tool": {"ko": "🔧 `{tool}` 도구를 부르는 중…", "en": "🔧 calling `{tool}`…"},
     "step_summary": {"ko": "📝 {turns}번째 턴을 요약했습니다", "en": "📝 summarized turns {turns}"},
+    "step_running": {"ko": "⚙️ 도구를 실행하는 중…", "en": "⚙️ running the tool…"},
     "empty": {
         "ko": "빈 메시지는 보내지 않았습니다. 내용을 입력해 주세요.",
         "en": "Empty message not sent; type something first.",

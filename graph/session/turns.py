@@ -54,6 +54,7 @@ from graph.storage.leases import ThreadBusyError, release, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
+from graph.tools import TURN_CANCELLED
 from graph.turns import CUT_OFF, content_text, cut_off, split_turns, turn_open
 
 log = logging.getLogger(__name__)
@@ -419,6 +420,8 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
             # a fork can start before or after any node.
             if events is not None:  # stop means stop: inside the model's stream too
                 config = {**config, "callbacks": [_StopOnToken(events)]}
+                # and inside a running python_repl, which keeps what it printed
+                config["configurable"][TURN_CANCELLED] = events.is_cancelled
             parts: Any = app.graph.stream(
                 payload,
                 config,
@@ -454,7 +457,11 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
                             outcome.pending = dict(interrupt.value)
                     elif mode == "updates" and chunk.get("llm_node"):
                         last = chunk["llm_node"]["messages"][-1]
-                    if events is not None and events.is_cancelled():
+                    # stop as the next step starts: the step before is saved by then (a
+                    # step's messages and updates come before its checkpoint, and a tool's
+                    # result stopped there would be lost with its call left unanswered)
+                    starting = mode == "tasks" and "input" in chunk
+                    if starting and events is not None and events.is_cancelled():
                         raise TurnCancelled
             finally:
                 parts.close()  # a stopped stream still writes what it has ("exit")

@@ -1,0 +1,111 @@
+"""Issue 35's findings that only a real browser shows (Debian's Chromium via Playwright):
+Stop can be pressed while a turn runs, also while approved code runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_browser import ARTIFACTS, _browser, streamlit_app
+from tests.fakes import openai_server as oai
+from tests.fakes.http_server import FakeHTTPServer
+
+pytestmark = pytest.mark.e2e
+WORDS = " ".join(f"word{i}" for i in range(200))
+STOP = "⏹ 답변 중지"
+SLOW_CODE = (
+    "이 코드 실행해줘\n```python\nimport time\nprint('PARTIAL', flush=True)\n"
+    "time.sleep(6)\nprint('FINISHED')\n```"
+)
+
+
+@pytest.fixture
+def slow_app(tmp_path: Path, http_server: FakeHTTPServer) -> Iterator[str]:
+    oai.install(http_server, [oai.slow_text(WORDS, 0.05)])
+    with streamlit_app(
+        tmp_path,
+        "streamlit-ui-stop.log",
+        CHAT_PROVIDER="openai",
+        OPENAI_API_KEY="sk-test",
+        OPENAI_BASE_URL=f"{http_server.url}/v1",
+    ) as url:
+        yield url
+
+
+@pytest.fixture
+def offline_app(tmp_path: Path) -> Iterator[str]:
+    with streamlit_app(tmp_path, "streamlit-ui-offline.log", PYTHON_TIMEOUT_S="20") as url:
+        yield url
+
+
+def _shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"e2e-ui-{name}.png"))
+
+
+def test_stop_is_on_screen_while_the_answer_streams(slow_app: str) -> None:
+    """Stop shows in the window (not below the fold of the chat box) from the first tokens."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(slow_app)
+        box = page.locator('[data-testid="stChatInputTextArea"]')
+        box.wait_for(timeout=60_000)
+        box.fill("아주 긴 답을 천천히 써 줘")
+        box.press("Enter")
+        chat = page.locator(".st-key-chat_scroll")
+        chat.get_by_text("word3", exact=False).first.wait_for(timeout=60_000)
+        stop = page.get_by_role("button", name=STOP)
+        expect(stop).to_be_visible(timeout=5_000)
+        expect(stop).to_be_in_viewport(timeout=5_000)
+        _shot(page, "stop-streaming")
+        # still streaming: the button came before the answer finished
+        assert chat.get_by_text("word199", exact=False).count() == 0
+        stop.click()
+        expect(chat.get_by_text("답변을 중지했습니다", exact=False).first).to_be_visible(
+            timeout=30_000
+        )
+        expect(stop).to_have_count(0, timeout=30_000)
+        browser.close()
+
+
+def test_stop_shows_and_works_while_approved_code_runs(offline_app: str) -> None:
+    """Approve a slow python_repl run: Stop is on screen while it runs, and pressing it ends
+    the turn as unanswered (retry offered) with the tool's output kept."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(offline_app)
+        box = page.locator('[data-testid="stChatInputTextArea"]')
+        box.wait_for(timeout=60_000)
+        box.fill(SLOW_CODE)
+        box.press("Enter")
+        approve = page.get_by_role("button", name="승인하고 실행")
+        expect(approve).to_be_visible(timeout=60_000)
+        approve.click()
+        stop = page.get_by_role("button", name=STOP)
+        expect(stop).to_be_visible(timeout=5_000)
+        expect(stop).to_be_in_viewport(timeout=5_000)
+        chat = page.locator(".st-key-chat_scroll")
+        expect(chat.get_by_text("도구를 실행하는 중", exact=False)).to_be_visible(timeout=10_000)
+        _shot(page, "stop-code-running")
+        stop.click()
+        # the code sleeps 6 s: the turn ends before that, with what it printed so far
+        expect(chat.get_by_text("답변을 중지했습니다", exact=False).first).to_be_visible(
+            timeout=5_000
+        )
+        expect(stop).to_have_count(0, timeout=30_000)
+        expect(page.get_by_role("button", name="🔁 이 턴 다시 답하기")).to_be_visible(
+            timeout=30_000
+        )
+        chat.get_by_text("python_repl 호출").last.click()  # the tool step kept its output
+        output = chat.locator('[data-testid="stText"]').filter(has_text="[stopped]")
+        expect(output).to_contain_text("PARTIAL", timeout=10_000)
+        expect(output).not_to_contain_text("FINISHED")
+        _shot(page, "stop-code-stopped")
+        browser.close()
