@@ -329,19 +329,30 @@ def main() -> None:
             app.settings.keep_turns,
             rate,
             lang,
-            lambda checkpoint_id, fork_rate: _fork(app, thread, checkpoint_id, fork_rate, lang),
+            lambda checkpoint_id, fork_rate: _fork(
+                app, thread, view.title, checkpoint_id, fork_rate, lang
+            ),
             key=f"timeline_{thread}",
         )
 
 
-def _fork(app: ChatApp, thread: str, checkpoint_id: str, rate: float, lang: str) -> None:
-    """Fork a new thread from a kept checkpoint and open it."""
+def _fork(
+    app: ChatApp, thread: str, title: str, checkpoint_id: str, rate: float, lang: str
+) -> None:
+    """Fork a new thread from a kept checkpoint and open it, titled in the UI's language."""
     try:
         fork = fork_thread(app, thread, checkpoint_id, compression_rate=rate)
     except (InputError, StorageError) as exc:
         st.session_state["flash"] = str(exc)
         return
     turn = load_thread(app, fork, recent_turns=0).forked_from.get("turn", "?")
+    # the turn is known once the fork is made (a message's arrival forks before it)
+    try:
+        rename_thread(
+            app, fork, t("fork_title", lang, title=title or t("untitled", lang), turn=turn)
+        )
+    except (InputError, StorageError):  # the fork stands; its default title stays
+        pass
     st.session_state["notice"] = t("forked", lang, turn=turn, rate=rate)
     _switch(fork)
     st.rerun()

@@ -488,6 +488,7 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "The icon at the top right copies the whole answer.",
     },
     "redo_title": {"ko": "{title} (다시)", "en": "{title} (again)"},
+    "fork_title": {"ko": "{title} ({turn}턴에서 갈라냄)", "en": "{title} (fork at turn {turn})"},
     "redo_done": {
         "ko": "{n}턴을 새 갈래에서 다시 보냈습니다. 원래 대화는 목록에 그대로 있습니다.",
         "en": "Sent turn {n} again in a new branch; the original conversation is still in the list.",

@@ -32,6 +32,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from graph.safeguard import find_pii
 from graph.summarizer import sentences
 from graph.text import CLOCK_ZONES, asks_the_clock, is_korean
+from graph.times import english_weekdays
 from graph.turns import content_text
 from prompt import get_prompt
 
@@ -190,9 +191,26 @@ class Memory:
     def cite(self, korean: bool) -> str:
         """How the answer names this memory."""
         if not self.turn:
-            return self.label
+            return self.label if korean else english_weekdays(_english_label(self.label))
         when = f", {self.time}" if self.time else ""
-        return f"{self.turn}턴{when}" if korean else f"turn {self.turn}{when}"
+        return f"{self.turn}턴{when}" if korean else f"turn {self.turn}{english_weekdays(when)}"
+
+
+_ENGLISH_LABELS = (
+    (re.compile(r"^(\d+-\d+)턴 요약"), r"turns \1"),
+    (re.compile(r"^주요 정보, (\d+)턴$"), r"key facts, turn \1"),
+    (re.compile(r"^대화 기록 (\d+)$"), r"conversation record \1"),
+    (re.compile(r"^장기 기억$"), "long-term memory"),
+    (re.compile(r"^고정된 사실$"), "pinned fact"),
+    (re.compile(r"^(\d+)턴$"), r"turn \1"),
+)
+
+
+def _english_label(label: str) -> str:
+    """A memory's label (written from the Korean context) for an English answer."""
+    for pattern, english in _ENGLISH_LABELS:
+        label = pattern.sub(english, label)
+    return label
 
 
 _CONCEPTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (

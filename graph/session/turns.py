@@ -7,8 +7,9 @@ each turn the checkpoints older than the thread's last CHECKPOINT_KEEP_TURNS tur
 from __future__ import annotations
 
 import logging
+import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -718,8 +719,7 @@ def close_unanswered(
         for call in msg.tool_calls
         if call["id"] not in answered
     ]
-    korean = is_korean(" ".join(content_text(m)[:200] for m in current))
-    closing = fallback_message(code, korean)
+    closing = fallback_message(code, _user_writes_korean(messages))
     continuing = str((snapshot.values or {}).get("continuing") or "")
     if continuing:  # a Continue that never finished: the cut-off answer goes back as it was
         closing = AIMessage(
@@ -736,3 +736,20 @@ def close_unanswered(
         as_node="llm_node",
     )
     return closing
+
+
+def _user_writes_korean(messages: Sequence[BaseMessage]) -> bool:
+    """Whether the user's newest message with words is Korean: a note follows the user.
+
+    Not the whole turn: a tool's result or a document may be Korean in an English
+    conversation. A message with no letters (`2+2`, code alone) says nothing; the one
+    before it decides, and Korean (the app's language) when none does.
+    """
+    for msg in reversed(messages):
+        if isinstance(msg, HumanMessage):
+            text = content_text(msg)
+            if is_korean(text):
+                return True
+            if re.search(r"[A-Za-z]{2,}", re.sub(r"```.*?(```|$)", "", text, flags=re.S)):
+                return False
+    return True

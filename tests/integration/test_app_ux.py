@@ -232,6 +232,10 @@ def test_the_fork_picker_keeps_the_checkpoint_picked_and_forks_there(db: Path) -
     assert not at.exception, at.exception
     assert _thread(at) != thread
     assert any("1턴에서 갈라낸 대화" in c.value for c in at.caption)
+    # the fork's title is in the UI's language (it said "(fork at turn 1)")
+    titles = [b.label for b in at.sidebar.button]
+    assert any(label.endswith("(1턴에서 갈라냄)") for label in titles), titles
+    assert not any("fork at turn" in label for label in titles), titles
 
 
 def test_each_checkpoint_has_its_own_label_and_the_fork_is_at_the_one_picked(db: Path) -> None:
