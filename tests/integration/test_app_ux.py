@@ -256,3 +256,12 @@ def test_each_checkpoint_has_its_own_label_and_the_fork_is_at_the_one_picked(db:
     assert fork != thread
     last = _state(db, fork)["messages"][-1]
     assert last.tool_calls and last.tool_calls[0]["name"] == "calculator"
+
+
+def test_sidebar_titles_are_plain_text_not_markdown(db: Path) -> None:
+    """Issue 35: a title taken from a message in markdown showed its marks (or a heading)."""
+    at = _app()
+    _say(at, "# **준비**: `a.md` [링크](http://x.io) 2*3*4")
+    label = next(b.label for b in at.sidebar.button if b.key.startswith("open_"))
+    # the marks are gone; what is left is escaped, so the button's markdown reads none
+    assert label == "▶ 준비\\: a.md 링크 2\\*3\\*4", label
