@@ -93,14 +93,22 @@ def get_app() -> ChatApp:
     return open_app(load_settings())
 
 
-def _thread_id(app: ChatApp) -> str:
-    """The thread in the URL (?thread=...), else the newest one, else a new one."""
+def _thread_id(app: ChatApp, lang: str) -> str:
+    """The thread in the URL (?thread=...), else the newest one, else a new one.
+
+    A link to a conversation that is gone (deleted) says so and opens an empty one: the
+    newest other conversation, opened without a word, looked like the linked one.
+    """
     wanted = st.query_params.get("thread")
-    known = {str(r["thread_id"]) for r in threads(app)}
-    if wanted in known:
-        return str(wanted)
     listed = threads(app)
-    thread = str(listed[0]["thread_id"]) if listed else new_thread(app)
+    if wanted in {str(r["thread_id"]) for r in listed}:
+        return str(wanted)
+    if wanted:
+        st.session_state["flash"] = t("thread_gone", lang)
+        empty = [r for r in listed if not r.get("title")]
+        thread = str(empty[0]["thread_id"]) if empty else new_thread(app)
+    else:
+        thread = str(listed[0]["thread_id"]) if listed else new_thread(app)
     st.query_params["thread"] = thread
     return thread
 
@@ -133,7 +141,7 @@ def main() -> None:
         st.stop()
     if app.persistence.notice:
         st.warning(t("storage_notice", lang, msg=app.persistence.notice))
-    thread = _thread_id(app)
+    thread = _thread_id(app, lang)
     wait_idle(app, thread)  # a turn from an interrupted run finishes before we redraw
     try:
         view = load_thread(

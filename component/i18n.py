@@ -207,6 +207,10 @@ _STRINGS: dict[str, dict[str, str]] = {
     "approve": {"ko": "승인하고 실행", "en": "Approve and run"},
     "reject": {"ko": "거절", "en": "Reject"},
     "edit": {"ko": "수정해서 실행", "en": "Run edited code"},
+    "thread_gone": {
+        "ko": "링크의 대화는 더 이상 없습니다 (삭제되었습니다). 새 대화를 열었습니다.",
+        "en": "The linked conversation no longer exists (it was deleted). A new one is open.",
+    },
     "pending_block": {
         "ko": "승인 대기 중인 코드가 있어 새 메시지를 보낼 수 없습니다.",
         "en": "Answer the pending approval before sending a new message.",

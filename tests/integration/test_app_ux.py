@@ -265,3 +265,21 @@ def test_sidebar_titles_are_plain_text_not_markdown(db: Path) -> None:
     label = next(b.label for b in at.sidebar.button if b.key.startswith("open_"))
     # the marks are gone; what is left is escaped, so the button's markdown reads none
     assert label == "▶ 준비\\: a.md 링크 2\\*3\\*4", label
+
+
+def test_a_deleted_threads_link_says_so_instead_of_opening_another(db: Path) -> None:
+    """Issue 35: a link to a deleted conversation silently opened the newest other one."""
+    at = _app()
+    _say(at, "남아 있는 대화")
+    kept = _thread(at)
+    at.query_params["thread"] = "session_0123456789ab"  # deleted, or never there
+    at.run()
+    assert not at.exception, at.exception
+    assert any("더 이상 없습니다" in w.value for w in at.warning), [w.value for w in at.warning]
+    opened = _thread(at)
+    assert opened not in (kept, "session_0123456789ab")
+    assert not [m for m in at.chat_message if m.name == "user"]  # an empty conversation
+    # the notice is said once: the next click does not repeat it
+    at.run()
+    assert not any("더 이상 없습니다" in w.value for w in at.warning)
+    assert _thread(at) == opened
