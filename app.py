@@ -76,13 +76,17 @@ from graph.turns import cut_off
 # Streamlit's "magic" would print a bare string on the page.)
 PAGE_TURNS = 20
 # The chat and the memory panel scroll in boxes of their own, as tall as the window
-# allows (the CSS overrides this fallback height); on a narrow window they stack.
+# allows (the CSS overrides this fallback height). On a narrow window they stack, the
+# panel above the chat: a page with a chat input opens scrolled to its bottom, which
+# must be the chat (it opened on the panel).
 CHAT_HEIGHT = 640
 LAYOUT_CSS = """<style>
 .st-key-chat_scroll { height: calc(100vh - 21rem) !important; }
 .st-key-memory_panel { height: calc(100vh - 12rem) !important; }
 @media (max-width: 640px) {
-  .st-key-chat_scroll, .st-key-memory_panel { height: 70vh !important; }
+  .st-key-chat_scroll { height: calc(100vh - 14rem) !important; }
+  .st-key-memory_panel { height: 70vh !important; }
+  [data-testid="stColumn"]:has(.st-key-memory_panel) { order: -1; }
 }
 </style>"""
 

@@ -333,17 +333,21 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "salvage": {"ko": "⬇️ 읽을 수 있는 부분 내려받기", "en": "⬇️ Download what can be read"},
     "strategy": {"ko": "기억 방식", "en": "Memory strategy"},
-    "strategy_three_turn": {
-        "ko": "3턴 요약 (기본, 예산을 넘으면 요약의 요약)",
-        "en": "3-turn summaries (default; digests past the budget)",
+    # the select box shows the short name whole in the sidebar; the caption under it the rest
+    "strategy_three_turn": {"ko": "3턴 요약 (기본)", "en": "3-turn summaries"},
+    "strategy_sliding_window": {"ko": "슬라이딩 윈도우", "en": "Sliding window"},
+    "strategy_recursive": {"ko": "재귀 요약 + 주요 정보", "en": "Recursive memory"},
+    "strategy_about_three_turn": {
+        "ko": "3턴마다 요약하고, 예산을 넘으면 요약을 다시 요약합니다 (기본).",
+        "en": "A summary every 3 turns; past the budget, summaries of summaries (default).",
     },
-    "strategy_sliding_window": {
-        "ko": "슬라이딩 윈도우 (최근 요약 3개 + 메시지 5개)",
-        "en": "Sliding window (3 newest summaries + 5 messages)",
+    "strategy_about_sliding_window": {
+        "ko": "최근 요약 3개 + 메시지 5개를 봅니다.",
+        "en": "The 3 newest summaries + the last 5 messages.",
     },
-    "strategy_recursive": {
-        "ko": "재귀 요약 + 주요 정보 (기억 1개 + 최근 5턴)",
-        "en": "Recursive memory + entities (one memory + 5 raw turns)",
+    "strategy_about_recursive": {
+        "ko": "기억 1개 + 주요 정보 + 최근 5턴을 봅니다.",
+        "en": "One memory + key entities + the last 5 turns.",
     },
     "strategy_help": {
         "ko": "대화마다 따로 정합니다. 비교하려면 같은 대화를 가져오기(replay)로 여러 번 불러오세요.",

@@ -71,6 +71,7 @@ def render_strategy(
         help=t("strategy_help", lang),
         key=f"strategy_{thread_id}",
     )
+    st.caption(t(f"strategy_about_{value}", lang))
     if started:
         st.caption(t("strategy_switch", lang))
     return str(value)

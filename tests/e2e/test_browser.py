@@ -262,7 +262,8 @@ def test_regenerate_edit_and_copy_in_a_narrow_dark_window(server: str) -> None:
         assert sum(rgb) < 150, background  # Streamlit's dark theme follows the system's
         chat = page.locator(".st-key-chat_scroll").bounding_box()
         panel = page.locator(".st-key-memory_panel").bounding_box()
-        assert chat and panel and panel["y"] >= chat["y"] + chat["height"] - 1  # stacked
+        # stacked, the panel above the chat: the page opens at its bottom, on the chat
+        assert chat and panel and chat["y"] >= panel["y"] + panel["height"] - 1
         assert chat["width"] <= 420
         _shot(page, "narrow-1-dark")
 

@@ -1,8 +1,10 @@
 """Issue 35's findings that only a real browser shows (Debian's Chromium via Playwright):
-Stop can be pressed while a turn runs, also while approved code runs."""
+Stop can be pressed while a turn runs, also while approved code runs; a phone opens on the
+chat; no Deploy button; the strategy select shows its choice whole."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -108,4 +110,60 @@ def test_stop_shows_and_works_while_approved_code_runs(offline_app: str) -> None
         expect(output).to_contain_text("PARTIAL", timeout=10_000)
         expect(output).not_to_contain_text("FINISHED")
         _shot(page, "stop-code-stopped")
+        browser.close()
+
+
+def test_a_phone_opens_on_the_chat_and_the_page_has_no_deploy_button(offline_app: str) -> None:
+    """On a 390 px screen the page opened scrolled to the memory panel (a page with a chat
+    input opens at its bottom, and the panel stacked under the chat); Streamlit's Deploy
+    button showed (the repo's .streamlit/config.toml, read by `streamlit run app.py`)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(offline_app)
+        welcome = page.get_by_text("안녕하세요! 이 채팅은", exact=False)
+        expect(welcome).to_be_in_viewport(timeout=60_000)
+        expect(page.locator('[data-testid="stChatInputTextArea"]')).to_be_in_viewport()
+        expect(page.locator(".st-key-memory_panel")).not_to_be_in_viewport()
+        expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
+        _shot(page, "phone-opens-on-chat")
+        # after an answer the chat is still what is on screen
+        box = page.locator('[data-testid="stChatInputTextArea"]')
+        box.fill("안녕하세요")
+        box.press("Enter")
+        chat = page.locator(".st-key-chat_scroll")
+        expect(chat.get_by_text("1턴", exact=True)).to_be_in_viewport(timeout=60_000)
+        expect(page.locator(".st-key-memory_panel")).not_to_be_in_viewport()
+        _shot(page, "phone-after-answer")
+        browser.close()
+
+
+def test_the_strategy_select_shows_its_choice_whole(offline_app: str) -> None:
+    """The sidebar's strategy select cut its (long) option names in both languages."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        for lang, choices in (
+            ("ko", ["3턴 요약", "슬라이딩 윈도우", "재귀 요약"]),
+            ("en", ["3-turn", "Sliding window", "Recursive"]),
+        ):
+            page.goto(f"{offline_app}/?lang={lang}")
+            sidebar = page.locator('[data-testid="stSidebar"]')
+            select = sidebar.locator('[data-testid="stSelectbox"]').filter(
+                has_text="기억 방식" if lang == "ko" else "Memory strategy"
+            )
+            expect(select).to_be_visible(timeout=60_000)
+            for i, name in enumerate(choices):
+                select.get_by_role("combobox").click()
+                page.get_by_role("option", name=name).click()
+                field = select.get_by_role("combobox")
+                expect(field).to_have_value(re.compile(re.escape(name)), timeout=30_000)
+                expect(page.get_by_role("option")).to_have_count(0)
+                cut = field.evaluate("e => e.scrollWidth > e.clientWidth")
+                _shot(page, f"strategy-{lang}-{i}")
+                assert not cut, (lang, field.input_value())
         browser.close()
