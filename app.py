@@ -235,8 +235,9 @@ def main() -> None:
     # a decision, retry or Continue clicked: its turn runs below, with Stop on screen
     queued = st.session_state.pop("queued_turn", None)
     with chat_box:
-        if not view.turns:
-            render_welcome(lang, lambda text: st.session_state.update(example=text))
+        if not view.turns:  # boxed, so the first turn drawn in its place replaces it whole
+            with st.container(key="welcome_box"):
+                render_welcome(lang, lambda text: st.session_state.update(example=text))
         render_history(
             view.turns,
             view.first_turn_shown,
@@ -256,9 +257,14 @@ def main() -> None:
             ),
         )
         if view.pending and not queued:
-            render_approval(
-                view.pending, lang, lambda action, args: _decide(app, thread, action, args, lang)
-            )
+            # in a box of its own: the decided turn's answer, drawn in its place on the
+            # next run, replaces it whole instead of leaving its buttons there meanwhile
+            with st.container(key="approval_box"):
+                render_approval(
+                    view.pending,
+                    lang,
+                    lambda action, args: _decide(app, thread, action, args, lang),
+                )
 
         if "flash" in st.session_state:  # next to the input, where the user is looking
             st.warning(st.session_state.pop("flash"), icon="⚠️")

@@ -63,6 +63,8 @@ def test_stop_is_on_screen_while_the_answer_streams(slow_app: str) -> None:
         stop = page.get_by_role("button", name=STOP)
         expect(stop).to_be_visible(timeout=5_000)
         expect(stop).to_be_in_viewport(timeout=5_000)
+        # the only stop on the page is the chat's (not Streamlit's toolbar "Stop" of the script)
+        expect(page.get_by_role("button", name="Stop", exact=True)).to_have_count(0)
         _shot(page, "stop-streaming")
         # still streaming: the button came before the answer finished
         assert chat.get_by_text("word199", exact=False).count() == 0
@@ -95,6 +97,7 @@ def test_stop_shows_and_works_while_approved_code_runs(offline_app: str) -> None
         expect(stop).to_be_in_viewport(timeout=5_000)
         chat = page.locator(".st-key-chat_scroll")
         expect(chat.get_by_text("도구를 실행하는 중", exact=False)).to_be_visible(timeout=10_000)
+        expect(approve).to_have_count(0)  # decided: its buttons are gone while it runs
         _shot(page, "stop-code-running")
         stop.click()
         # the code sleeps 6 s: the turn ends before that, with what it printed so far
