@@ -23,6 +23,7 @@ from component.history_panel import render_timeline
 from component.i18n import LANGUAGES, route_reason, t
 from component.sidebar import (
     engine_label,
+    plain_title,
     render_budget,
     render_engine,
     render_index,
@@ -226,7 +227,7 @@ def main() -> None:
                 t(
                     "forked_from",
                     lang,
-                    title=source.get("title") or view.forked_from["thread_id"],
+                    title=plain_title(str(source.get("title") or view.forked_from["thread_id"])),
                     turn=view.forked_from.get("turn", "?"),
                 )
             )
