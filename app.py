@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from component.chat import (
     LastTurnActions,
@@ -22,6 +23,7 @@ from component.history_panel import render_timeline
 from component.i18n import LANGUAGES, route_reason, t
 from component.sidebar import (
     engine_label,
+    plain_title,
     render_budget,
     render_engine,
     render_index,
@@ -77,13 +79,17 @@ from graph.turns import cut_off
 # Streamlit's "magic" would print a bare string on the page.)
 PAGE_TURNS = 20
 # The chat and the memory panel scroll in boxes of their own, as tall as the window
-# allows (the CSS overrides this fallback height); on a narrow window they stack.
+# allows (the CSS overrides this fallback height). On a narrow window they stack, the
+# panel above the chat: a page with a chat input opens scrolled to its bottom, which
+# must be the chat (it opened on the panel).
 CHAT_HEIGHT = 640
 LAYOUT_CSS = """<style>
 .st-key-chat_scroll { height: calc(100vh - 21rem) !important; }
 .st-key-memory_panel { height: calc(100vh - 12rem) !important; }
 @media (max-width: 640px) {
-  .st-key-chat_scroll, .st-key-memory_panel { height: 70vh !important; }
+  .st-key-chat_scroll { height: calc(100vh - 14rem) !important; }
+  .st-key-memory_panel { height: 70vh !important; }
+  [data-testid="stColumn"]:has(.st-key-memory_panel) { order: -1; }
 }
 </style>"""
 
@@ -94,14 +100,22 @@ def get_app() -> ChatApp:
     return open_app(load_settings())
 
 
-def _thread_id(app: ChatApp) -> str:
-    """The thread in the URL (?thread=...), else the newest one, else a new one."""
+def _thread_id(app: ChatApp, lang: str) -> str:
+    """The thread in the URL (?thread=...), else the newest one, else a new one.
+
+    A link to a conversation that is gone (deleted) says so and opens an empty one: the
+    newest other conversation, opened without a word, looked like the linked one.
+    """
     wanted = st.query_params.get("thread")
-    known = {str(r["thread_id"]) for r in threads(app)}
-    if wanted in known:
-        return str(wanted)
     listed = threads(app)
-    thread = str(listed[0]["thread_id"]) if listed else new_thread(app)
+    if wanted in {str(r["thread_id"]) for r in listed}:
+        return str(wanted)
+    if wanted:
+        st.session_state["flash"] = t("thread_gone", lang)
+        empty = [r for r in listed if not r.get("title")]
+        thread = str(empty[0]["thread_id"]) if empty else new_thread(app)
+    else:
+        thread = str(listed[0]["thread_id"]) if listed else new_thread(app)
     st.query_params["thread"] = thread
     return thread
 
@@ -134,7 +148,7 @@ def main() -> None:
         st.stop()
     if app.persistence.notice:
         st.warning(t("storage_notice", lang, msg=app.persistence.notice))
-    thread = _thread_id(app)
+    thread = _thread_id(app, lang)
     wait_idle(app, thread)  # a turn from an interrupted run finishes before we redraw
     try:
         view = load_thread(
@@ -215,15 +229,18 @@ def main() -> None:
                 t(
                     "forked_from",
                     lang,
-                    title=source.get("title") or view.forked_from["thread_id"],
+                    title=plain_title(str(source.get("title") or view.forked_from["thread_id"])),
                     turn=view.forked_from.get("turn", "?"),
                 )
             )
         # the chat scrolls in its own box and follows new answers; the page does not move
         chat_box = st.container(height=CHAT_HEIGHT, key="chat_scroll", border=False)
+    # a decision, retry or Continue clicked: its turn runs below, with Stop on screen
+    queued = st.session_state.pop("queued_turn", None)
     with chat_box:
-        if not view.turns:
-            render_welcome(lang, lambda text: st.session_state.update(example=text))
+        if not view.turns:  # boxed, so the first turn drawn in its place replaces it whole
+            with st.container(key="welcome_box"):
+                render_welcome(lang, lambda text: st.session_state.update(example=text))
         render_history(
             view.turns,
             view.first_turn_shown,
@@ -231,35 +248,48 @@ def main() -> None:
             on_more,
             LastTurnActions(
                 on_retry=(lambda: _retry(app, thread, lang))
-                if (view.retryable or view.resumable) and not view.pending
+                if (view.retryable or view.resumable) and not view.pending and not queued
                 else None,
                 on_redo=(lambda turn, text: _redo(app, thread, text, turn, lang))
                 if view.turns and not view.resumable
                 else None,
                 on_continue=(lambda: _continue(app, thread, lang))
-                if view.turns and cut_off(view.turns[-1][1][-1]) and not view.pending
+                if view.turns and cut_off(view.turns[-1][1][-1]) and not view.pending and not queued
                 else None,
                 key=f"{thread}_",
                 versions={n: (v.shown, v.count) for n, v in view.versions.items()},
                 on_version=lambda turn, k: _show_version(app, thread, turn, k),
             ),
         )
-        if view.pending:
-            render_approval(
-                view.pending, lang, lambda action, args: _decide(app, thread, action, args, lang)
-            )
+        if view.pending and not queued:
+            # in a box of its own: the decided turn's answer, drawn in its place on the
+            # next run, replaces it whole instead of leaving its buttons there meanwhile
+            with st.container(key="approval_box"):
+                render_approval(
+                    view.pending,
+                    lang,
+                    lambda action, args: _decide(app, thread, action, args, lang),
+                )
 
         if "flash" in st.session_state:  # next to the input, where the user is looking
             st.warning(st.session_state.pop("flash"), icon="⚠️")
         if "notice" in st.session_state:
             st.success(st.session_state.pop("notice"), icon="✅")
+    # Stop sits under the chat box, in sight however far the answer scrolls
+    controls = chat_col.container(key="turn_controls")
     if "give_back" in st.session_state:  # a refused message returns to the input box
         st.session_state["chat_input"] = st.session_state.pop("give_back")
     prompt = st.chat_input(t("input", lang), key="chat_input")
     prompt = prompt if prompt is not None else st.session_state.pop("example", None)
+    if queued is not None:
+        if prompt is not None:  # sent as the click came: it goes after the clicked turn
+            st.session_state["example"] = prompt
+        with chat_box:
+            _finish(app, queued, lang, controls)
+        st.rerun()
     if prompt is not None:
         with chat_box:
-            _send(app, thread, str(prompt), rate, lang)
+            _send(app, thread, str(prompt), rate, lang, controls)
         if "redo_notice" in st.session_state:  # shown with the answer, after this rerun
             st.session_state["notice"] = st.session_state.pop("redo_notice")
         st.rerun()
@@ -322,19 +352,30 @@ def main() -> None:
             app.settings.keep_turns,
             rate,
             lang,
-            lambda checkpoint_id, fork_rate: _fork(app, thread, checkpoint_id, fork_rate, lang),
+            lambda checkpoint_id, fork_rate: _fork(
+                app, thread, view.title, checkpoint_id, fork_rate, lang
+            ),
             key=f"timeline_{thread}",
         )
 
 
-def _fork(app: ChatApp, thread: str, checkpoint_id: str, rate: float, lang: str) -> None:
-    """Fork a new thread from a kept checkpoint and open it."""
+def _fork(
+    app: ChatApp, thread: str, title: str, checkpoint_id: str, rate: float, lang: str
+) -> None:
+    """Fork a new thread from a kept checkpoint and open it, titled in the UI's language."""
     try:
         fork = fork_thread(app, thread, checkpoint_id, compression_rate=rate)
     except (InputError, StorageError) as exc:
         st.session_state["flash"] = str(exc)
         return
     turn = load_thread(app, fork, recent_turns=0).forked_from.get("turn", "?")
+    # the turn is known once the fork is made (a message's arrival forks before it)
+    try:
+        rename_thread(
+            app, fork, t("fork_title", lang, title=title or t("untitled", lang), turn=turn)
+        )
+    except (InputError, StorageError):  # the fork stands; its default title stays
+        pass
     st.session_state["notice"] = t("forked", lang, turn=turn, rate=rate)
     _switch(fork)
     st.rerun()
@@ -362,7 +403,9 @@ def _damaged(app: ChatApp, thread: str, exc: BaseException, lang: str) -> None:
     )
 
 
-def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
+def _send(
+    app: ChatApp, thread: str, text: str, rate: float, lang: str, controls: DeltaGenerator
+) -> None:
     """Run one turn in a worker and stream its tokens; refusals become a message.
 
     The worker owns the turn, so a rerun or a closed tab mid-answer loses nothing; a
@@ -400,6 +443,7 @@ def _send(app: ChatApp, thread: str, text: str, rate: float, lang: str) -> None:
             sent_at=sent,
         ),
         lang,
+        controls,
         give_back=message,
     )
 
@@ -434,35 +478,49 @@ def _show_version(app: ChatApp, thread: str, turn: int, version: int) -> None:
 
 
 def _decide(app: ChatApp, thread: str, action: str, args: dict | None, lang: str) -> None:
-    """A button callback: the page redraws from the saved state after it."""
-    _finish(app, TurnRequest(thread, kind="resume", action=action, args=args), lang, draw=False)
+    """A button callback: the decision's turn runs in the run it starts (see `_queue`)."""
+    _queue(TurnRequest(thread, kind="resume", action=action, args=args))
 
 
 def _continue(app: ChatApp, thread: str, lang: str) -> None:
     """Go on with the last answer, which was cut off (a button callback)."""
-    _finish(app, TurnRequest(thread, kind="continue"), lang, draw=False)
+    _queue(TurnRequest(thread, kind="continue"))
 
 
 def _retry(app: ChatApp, thread: str, lang: str) -> None:
     """Answer the last, unanswered turn again in place (a button callback)."""
-    _finish(app, TurnRequest(thread, kind="retry"), lang, draw=False)
+    _queue(TurnRequest(thread, kind="retry"))
+
+
+def _queue(request: TurnRequest) -> None:
+    """Hand a clicked request to the script run the click starts.
+
+    A callback runs before the page is drawn, so a turn run inside one would keep the page
+    frozen on the old run, with no Stop, until it ended (an approved `python_repl` ran for
+    seconds like that); the run draws the page, then the turn with Stop, as for a message.
+    """
+    st.session_state["queued_turn"] = request
 
 
 def _finish(
-    app: ChatApp, request: TurnRequest, lang: str, give_back: str = "", draw: bool = True
+    app: ChatApp,
+    request: TurnRequest,
+    lang: str,
+    controls: DeltaGenerator,
+    give_back: str = "",
 ) -> None:
     """Run a request through the turn runner, drawing it from its events as they come.
 
-    A refusal (nothing saved) becomes a message next to the input, and a new message's
-    text goes back into the input.
+    Stop is drawn in `controls` before the first event: the turn runs in a worker, so the
+    page shows it while the turn runs. A refusal (nothing saved) becomes a message next to
+    the input, and a new message's text goes back into the input.
     """
     handle = start_turn(app, request)
-    if draw:
-        streamer = StreamingAnswer(lang)
-        # a click reruns the page; the callback stops the turn, which keeps the message
-        st.button(t("stop", lang), key="stop_turn", on_click=handle.cancel)
-        for event in handle.events():
-            streamer(event)
+    # a click reruns the page; the callback stops the turn, which keeps the message
+    controls.button(t("stop", lang), key="stop_turn", on_click=handle.cancel)
+    streamer = StreamingAnswer(lang)
+    for event in handle.events():
+        streamer(event)
     outcome = handle.result()
     if outcome.refused:
         st.session_state["flash"] = outcome.refused

@@ -296,6 +296,8 @@ def _step_line(meta: dict[str, Any], lang: str) -> str:
     """A short line for a step worth seeing while the answer is written ('' otherwise)."""
     if meta.get("kind") == "tool_call":
         return t("step_tool", lang, tool=meta.get("tool", "?"))
+    if meta.get("kind") == "node_start" and meta.get("node") == "tool_node":
+        return t("step_running", lang)  # an approved python_repl may run for a while
     if meta.get("kind") == "summary":
         turns = meta.get("turns") or []
         span = f"{turns[0]}-{turns[-1]}" if turns else "?"

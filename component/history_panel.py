@@ -40,6 +40,22 @@ def checkpoint_row(item: Mapping[str, Any], lang: str) -> str:
     )
 
 
+def distinct_rows(rows: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Checkpoint id -> its row, newest first, each row told apart from the others.
+
+    The picker keeps its choice by the row's text (Streamlit stores a select box's label),
+    so two rows that read alike (two model steps of a tool turn in the same minute) would
+    fork at the other one. A repeat gets a number, counted from the oldest, so a row keeps
+    its text when newer checkpoints come.
+    """
+    seen: dict[str, int] = {}
+    oldest_first = []
+    for checkpoint_id, row in reversed(rows):
+        seen[row] = seen.get(row, 0) + 1
+        oldest_first.append((checkpoint_id, row if seen[row] == 1 else f"{row} ({seen[row]})"))
+    return dict(reversed(oldest_first))
+
+
 def render_timeline(
     items: Sequence[Mapping[str, Any]],
     keep_turns: int,
@@ -54,7 +70,9 @@ def render_timeline(
         if not items:
             return
         st.caption(t("timeline_help", lang))
-        rows = {str(item["checkpoint_id"]): checkpoint_row(item, lang) for item in items}
+        rows = distinct_rows(
+            [(str(item["checkpoint_id"]), checkpoint_row(item, lang)) for item in items]
+        )
         picked = st.selectbox(
             t("fork_pick", lang),
             list(rows),

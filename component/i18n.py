@@ -153,6 +153,7 @@ _STRINGS: dict[str, dict[str, str]] = {
     "stop": {"ko": "⏹ 답변 중지", "en": "⏹ Stop answering"},
     "step_tool": {"ko": "🔧 `{tool}` 도구를 부르는 중…", "en": "🔧 calling `{tool}`…"},
     "step_summary": {"ko": "📝 {turns}번째 턴을 요약했습니다", "en": "📝 summarized turns {turns}"},
+    "step_running": {"ko": "⚙️ 도구를 실행하는 중…", "en": "⚙️ running the tool…"},
     "empty": {
         "ko": "빈 메시지는 보내지 않았습니다. 내용을 입력해 주세요.",
         "en": "Empty message not sent; type something first.",
@@ -206,6 +207,10 @@ _STRINGS: dict[str, dict[str, str]] = {
     "approve": {"ko": "승인하고 실행", "en": "Approve and run"},
     "reject": {"ko": "거절", "en": "Reject"},
     "edit": {"ko": "수정해서 실행", "en": "Run edited code"},
+    "thread_gone": {
+        "ko": "링크의 대화는 더 이상 없습니다 (삭제되었습니다). 새 대화를 열었습니다.",
+        "en": "The linked conversation no longer exists (it was deleted). A new one is open.",
+    },
     "pending_block": {
         "ko": "승인 대기 중인 코드가 있어 새 메시지를 보낼 수 없습니다.",
         "en": "Answer the pending approval before sending a new message.",
@@ -328,17 +333,21 @@ _STRINGS: dict[str, dict[str, str]] = {
     },
     "salvage": {"ko": "⬇️ 읽을 수 있는 부분 내려받기", "en": "⬇️ Download what can be read"},
     "strategy": {"ko": "기억 방식", "en": "Memory strategy"},
-    "strategy_three_turn": {
-        "ko": "3턴 요약 (기본, 예산을 넘으면 요약의 요약)",
-        "en": "3-turn summaries (default; digests past the budget)",
+    # the select box shows the short name whole in the sidebar; the caption under it the rest
+    "strategy_three_turn": {"ko": "3턴 요약 (기본)", "en": "3-turn summaries"},
+    "strategy_sliding_window": {"ko": "슬라이딩 윈도우", "en": "Sliding window"},
+    "strategy_recursive": {"ko": "재귀 요약 + 주요 정보", "en": "Recursive memory"},
+    "strategy_about_three_turn": {
+        "ko": "3턴마다 요약하고, 예산을 넘으면 요약을 다시 요약합니다 (기본).",
+        "en": "A summary every 3 turns; past the budget, summaries of summaries (default).",
     },
-    "strategy_sliding_window": {
-        "ko": "슬라이딩 윈도우 (최근 요약 3개 + 메시지 5개)",
-        "en": "Sliding window (3 newest summaries + 5 messages)",
+    "strategy_about_sliding_window": {
+        "ko": "최근 요약 3개 + 메시지 5개를 봅니다.",
+        "en": "The 3 newest summaries + the last 5 messages.",
     },
-    "strategy_recursive": {
-        "ko": "재귀 요약 + 주요 정보 (기억 1개 + 최근 5턴)",
-        "en": "Recursive memory + entities (one memory + 5 raw turns)",
+    "strategy_about_recursive": {
+        "ko": "기억 1개 + 주요 정보 + 최근 5턴을 봅니다.",
+        "en": "One memory + key entities + the last 5 turns.",
     },
     "strategy_help": {
         "ko": "대화마다 따로 정합니다. 비교하려면 같은 대화를 가져오기(replay)로 여러 번 불러오세요.",
@@ -497,6 +506,7 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "오른쪽 위 아이콘으로 답변 전체를 복사합니다.",
         "en": "The icon at the top right copies the whole answer.",
     },
+    "fork_title": {"ko": "{title} ({turn}턴에서 갈라냄)", "en": "{title} (fork at turn {turn})"},
     "redo_done": {
         "ko": "{n}턴을 다시 보냈습니다: 버전 {k}/{k}. ◀ ▶로 이전 버전을 볼 수 있습니다.",
         "en": "Sent turn {n} again: version {k}/{k}. ◀ ▶ switch back to the earlier ones.",

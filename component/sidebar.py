@@ -5,6 +5,7 @@ Memory settings: compression slider, summary budget, recall switch and strategy.
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
@@ -70,6 +71,7 @@ def render_strategy(
         help=t("strategy_help", lang),
         key=f"strategy_{thread_id}",
     )
+    st.caption(t(f"strategy_about_{value}", lang))
     if started:
         st.caption(t("strategy_switch", lang))
     return str(value)
@@ -154,8 +156,31 @@ SEARCH_FROM = 5
 
 
 def thread_title(record: Mapping[str, Any], lang: str) -> str:
-    """A conversation's title, or '(untitled)'."""
-    return str(record.get("title") or t("untitled", lang))
+    """A conversation's title as plain text for a button label, or '(untitled)'."""
+    return plain_title(str(record.get("title") or "")) or t("untitled", lang)
+
+
+_MARKS = (
+    (re.compile(r"```[\w+-]*"), " "),  # code fences and their language
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)?"), r"\1"),  # links and images: their text
+    (re.compile(r"(?m)^\s{0,3}(#{1,6}|>+|[-*+]|\d+[.)])\s+"), ""),  # headings, quotes, lists
+    (re.compile(r"(\*\*|__|~~)(.+?)\1"), r"\2"),  # bold, strikethrough
+    (re.compile(r"(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\1(?![\w*])"), r"\2"),  # italics
+    (re.compile(r"`+"), ""),  # inline code
+    (re.compile(r"\s+"), " "),
+)
+_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~$:])")
+"""What markdown (and Streamlit's :color[...] and :emoji:) would read in one line of text."""
+
+
+def plain_title(title: str) -> str:
+    """A title taken from a markdown message, as the text it reads (no marks, no heading).
+
+    A button's label is markdown: what the marks leave is escaped, so `2*3*4` stays itself.
+    """
+    for pattern, replacement in _MARKS:
+        title = pattern.sub(replacement, title)
+    return _SPECIAL.sub(r"\\\1", title.strip())
 
 
 def day_label(stamp: float, lang: str, today: date | None = None) -> str:

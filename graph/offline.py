@@ -40,6 +40,7 @@ from graph.text import (
     is_question,
     opens_with_greeting,
 )
+from graph.times import english_weekdays
 from graph.turns import content_text
 from prompt import get_prompt
 
@@ -237,9 +238,26 @@ class Memory:
     def cite(self, korean: bool) -> str:
         """How the answer names this memory."""
         if not self.turn:
-            return self.label
+            return self.label if korean else english_weekdays(_english_label(self.label))
         when = f", {self.time}" if self.time else ""
-        return f"{self.turn}턴{when}" if korean else f"turn {self.turn}{when}"
+        return f"{self.turn}턴{when}" if korean else f"turn {self.turn}{english_weekdays(when)}"
+
+
+_ENGLISH_LABELS = (
+    (re.compile(r"^(\d+-\d+)턴 요약"), r"turns \1"),
+    (re.compile(r"^주요 정보, (\d+)턴$"), r"key facts, turn \1"),
+    (re.compile(r"^대화 기록 (\d+)$"), r"conversation record \1"),
+    (re.compile(r"^장기 기억$"), "long-term memory"),
+    (re.compile(r"^고정된 사실$"), "pinned fact"),
+    (re.compile(r"^(\d+)턴$"), r"turn \1"),
+)
+
+
+def _english_label(label: str) -> str:
+    """A memory's label (written from the Korean context) for an English answer."""
+    for pattern, english in _ENGLISH_LABELS:
+        label = pattern.sub(english, label)
+    return label
 
 
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
@@ -437,7 +455,7 @@ def _user_statements(messages: Sequence[BaseMessage], korean: bool) -> list[Stat
             # the archive and before the raw turns after it
             at = int(turn.group(1)) if turn else UNNUMBERED + position
             other_memory = other_memory or not turn
-            label = _turn_label(at, korean) if turn else memory.label
+            label = _turn_label(at, korean) if turn else memory.cite(korean)
             for part in user_segments(memory.text):
                 found += said(part, at, label, whole=False)
     raw = [m for m in messages[1:-1] if isinstance(m, HumanMessage)]

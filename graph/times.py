@@ -101,6 +101,18 @@ def describe_span(first: str, last: str, lang: str = "ko") -> str:
 
 _TIMED = re.compile(r"\d{4}-\d{2}-\d{2} \(\S+\) \d{2}:\d{2}")
 """What `describe_time` writes for a time it could read."""
+_KO_WEEKDAY = re.compile(r"(\d{2}-\d{2}) \(([월화수목금토일])\)")
+_WEEKDAYS_EN = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def english_weekdays(text: str) -> str:
+    """Times as the context shows them (`2026-03-02 (월)`) with English weekdays (`(Mon)`).
+
+    The context labels times in Korean for the model; an answer in English names them so.
+    """
+    return _KO_WEEKDAY.sub(
+        lambda m: f"{m.group(1)} ({_WEEKDAYS_EN[_WEEKDAYS_KO.index(m.group(2))]})", text
+    )
 
 
 def item_time(item: Mapping[str, Any], times: Mapping[str, Sequence[str]]) -> list[str]:

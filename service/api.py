@@ -51,6 +51,7 @@ from graph.session.app import require_thread, thread_values
 from graph.session.runner import ApprovalMismatch, check_decision
 from graph.settings import Settings, load_settings
 from graph.storage.persistence import StorageError
+from graph.text import check_thread_id
 from graph.turns import cut_off
 from service import errors
 from service.errors import Refusal
@@ -817,10 +818,14 @@ def _session(svc: Service, thread_id: str) -> Session:
 
 
 async def _converse(svc: Service, websocket: WebSocket, thread_id: str) -> None:
-    """Seed 004's WebSocket conversation on one thread."""
+    """Seed 004's WebSocket conversation on one thread.
+
+    The thread is made with the first message taken (`_submit`), not on connecting: a
+    socket that sends nothing, or only refused messages, leaves no empty session behind.
+    """
     try:
         with _refusals():
-            thread = await run_in_threadpool(_own_thread, svc, thread_id)
+            thread = check_thread_id(thread_id)
     except Refusal as exc:
         await refuse(websocket, exc)
         return

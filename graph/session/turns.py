@@ -7,8 +7,9 @@ each turn the checkpoints older than the thread's last CHECKPOINT_KEEP_TURNS tur
 from __future__ import annotations
 
 import logging
+import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +55,7 @@ from graph.storage.leases import ThreadBusyError, release, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
+from graph.tools import TURN_CANCELLED
 from graph.turns import CUT_OFF, content_text, cut_off, split_turns, turn_open
 
 log = logging.getLogger(__name__)
@@ -419,6 +421,8 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
             # a fork can start before or after any node.
             if events is not None:  # stop means stop: inside the model's stream too
                 config = {**config, "callbacks": [_StopOnToken(events)]}
+                # and inside a running python_repl, which keeps what it printed
+                config["configurable"][TURN_CANCELLED] = events.is_cancelled
             parts: Any = app.graph.stream(
                 payload,
                 config,
@@ -454,7 +458,11 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
                             outcome.pending = dict(interrupt.value)
                     elif mode == "updates" and chunk.get("llm_node"):
                         last = chunk["llm_node"]["messages"][-1]
-                    if events is not None and events.is_cancelled():
+                    # stop as the next step starts: the step before is saved by then (a
+                    # step's messages and updates come before its checkpoint, and a tool's
+                    # result stopped there would be lost with its call left unanswered)
+                    starting = mode == "tasks" and "input" in chunk
+                    if starting and events is not None and events.is_cancelled():
                         raise TurnCancelled
             finally:
                 parts.close()  # a stopped stream still writes what it has ("exit")
@@ -711,8 +719,7 @@ def close_unanswered(
         for call in msg.tool_calls
         if call["id"] not in answered
     ]
-    korean = is_korean(" ".join(content_text(m)[:200] for m in current))
-    closing = fallback_message(code, korean)
+    closing = fallback_message(code, _user_writes_korean(messages))
     continuing = str((snapshot.values or {}).get("continuing") or "")
     if continuing:  # a Continue that never finished: the cut-off answer goes back as it was
         closing = AIMessage(
@@ -729,3 +736,20 @@ def close_unanswered(
         as_node="llm_node",
     )
     return closing
+
+
+def _user_writes_korean(messages: Sequence[BaseMessage]) -> bool:
+    """Whether the user's newest message with words is Korean: a note follows the user.
+
+    Not the whole turn: a tool's result or a document may be Korean in an English
+    conversation. A message with no letters (`2+2`, code alone) says nothing; the one
+    before it decides, and Korean (the app's language) when none does.
+    """
+    for msg in reversed(messages):
+        if isinstance(msg, HumanMessage):
+            text = content_text(msg)
+            if is_korean(text):
+                return True
+            if re.search(r"[A-Za-z]{2,}", re.sub(r"```.*?(```|$)", "", text, flags=re.S)):
+                return False
+    return True

@@ -96,7 +96,7 @@ def build_tools(settings: Settings) -> list[BaseTool]:
 
     def python_repl(code: str) -> str:
         """Run Python code in a separate, limited process; the user approves it first."""
-        return run_python(code, limits)
+        return run_python(code, limits, cancelled=_stop_flag())
 
     def read_file(path: str) -> str:
         """Read a text file from the documents folder; the path is relative to that folder."""
@@ -117,3 +117,18 @@ def build_tools(settings: Settings) -> list[BaseTool]:
         for name, func in functions.items()
         if available[name] is None
     ]
+
+
+TURN_CANCELLED = "turn_cancelled"
+"""Key in a run's `configurable`: a function that says whether Stop was pressed."""
+
+
+def _stop_flag() -> Callable[[], bool] | None:
+    """The running turn's stop flag (`TURN_CANCELLED`), or None outside a turn."""
+    from langgraph.config import get_config
+
+    try:
+        flag = (get_config().get("configurable") or {}).get(TURN_CANCELLED)
+    except RuntimeError:  # called outside a graph run
+        return None
+    return flag if callable(flag) else None

@@ -40,7 +40,8 @@ import signal
 import struct
 import subprocess
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -274,12 +275,18 @@ def _probe() -> str | None:
     return None
 
 
-def run_python(code: str, limits: Limits) -> str:
+POLL_S = 0.1
+"""How often a running sandbox looks at its stop flag."""
+
+
+def run_python(code: str, limits: Limits, cancelled: Callable[[], bool] | None = None) -> str:
     """Run `code` in the sandbox and return `[status]` plus its output (capped).
 
     Raises `ToolError` when the host cannot isolate it, or when the wall-clock timeout, the
     memory limit or the CPU limit stops the code. Output goes to an anonymous temporary
     file rather than a pipe, so RLIMIT_FSIZE also bounds what the app ever has to hold.
+    `cancelled` is asked while the code runs: True (the user pressed Stop) kills it and
+    returns `[stopped]` with the output it had written, so that output is kept.
     """
     problem = isolation_problem()
     if problem is not None:
@@ -295,7 +302,7 @@ def run_python(code: str, limits: Limits) -> str:
                 pass_fds=(fd,),
             )
         try:
-            proc.communicate(code.encode("utf-8"), timeout=limits.timeout_s)
+            stopped = _wait(proc, code, limits.timeout_s, cancelled)
         except subprocess.TimeoutExpired:
             _kill_group(proc)
             raise ToolError(
@@ -305,6 +312,9 @@ def run_python(code: str, limits: Limits) -> str:
             _kill_group(proc)  # leftovers the code started in its process group
         output.seek(0)
         text = output.read(limits.max_output * 4 + 4).decode("utf-8", errors="replace")
+    if stopped:
+        text = text[: limits.max_output]
+        return f"[stopped]\n{text}\n… (stopped by the user)" if text else "[stopped] (no output)"
     if proc.returncode == MEMORY_EXIT:
         raise ToolError(f"memory limit of {limits.memory_mb} MB exceeded")
     killed = {-signal.SIGKILL, 128 + signal.SIGKILL}
@@ -323,6 +333,31 @@ def run_python(code: str, limits: Limits) -> str:
     status = "ok" if proc.returncode == 0 else f"exit status {proc.returncode}"
     text += note
     return f"[{status}]\n{text}" if text else f"[{status}] (no output)"
+
+
+def _wait(
+    proc: subprocess.Popen[bytes],
+    code: str,
+    timeout_s: float,
+    cancelled: Callable[[], bool] | None,
+) -> bool:
+    """Give the code its stdin and wait for it; True if `cancelled` stopped it first."""
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(code.encode("utf-8"))
+        proc.stdin.close()
+    except BrokenPipeError:  # it died before reading: its status says why
+        pass
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            proc.wait(timeout=max(0.0, min(POLL_S, deadline - time.monotonic())))
+            return False
+        except subprocess.TimeoutExpired:
+            if cancelled is not None and cancelled():
+                return True
+            if time.monotonic() >= deadline:
+                raise
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

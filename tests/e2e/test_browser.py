@@ -96,9 +96,15 @@ def _send(page, text: str, turn: int) -> None:
 
 
 def _wait_turn(page, turn: int, label: str = "{n}턴") -> None:
+    from playwright.sync_api import expect
+
     try:
         chat = page.locator(".st-key-chat_scroll")
         chat.get_by_text(label.format(n=turn), exact=True).wait_for(timeout=60_000)
+        # a turn waiting for approval shows its number too: the turn has ended, and the page
+        # has redrawn after it, once its Stop button is gone
+        stop = page.get_by_role("button", name=re.compile("답변 중지|Stop answering"))
+        expect(stop).to_have_count(0, timeout=60_000)
     except Exception:
         page.screenshot(path=str(ARTIFACTS / "e2e-failed-send.png"), full_page=True)
         raise
@@ -200,7 +206,7 @@ def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
         page.get_by_text("python_repl 호출").last.click()  # open the tool step
         page.get_by_text(re.compile(r"\[ok\]\s+EDITED")).first.wait_for(timeout=30_000)
         assert page.get_by_text(re.compile(r"\[ok\]\s+ORIGINAL")).count() == 0
-        assert page.get_by_text("decision: edit").count() == 1
+        expect(page.get_by_text("decision: edit")).to_have_count(1, timeout=30_000)
         _shot(page, "walk-3-edited-run")
 
         # rename: the box shows the title; type a new one and save
@@ -262,7 +268,8 @@ def test_regenerate_edit_and_copy_in_a_narrow_dark_window(server: str) -> None:
         assert sum(rgb) < 150, background  # Streamlit's dark theme follows the system's
         chat = page.locator(".st-key-chat_scroll").bounding_box()
         panel = page.locator(".st-key-memory_panel").bounding_box()
-        assert chat and panel and panel["y"] >= chat["y"] + chat["height"] - 1  # stacked
+        # stacked, the panel above the chat: the page opens at its bottom, on the chat
+        assert chat and panel and chat["y"] >= panel["y"] + panel["height"] - 1
         assert chat["width"] <= 420
         _shot(page, "narrow-1-dark")
 

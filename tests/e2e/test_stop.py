@@ -31,7 +31,7 @@ def slow_app(tmp_path: Path, http_server: FakeHTTPServer) -> Iterator[str]:
 
 
 def test_stop_ends_the_answer_and_retry_answers_it(slow_app: str) -> None:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
         browser = _browser(pw)
@@ -58,8 +58,10 @@ def test_stop_ends_the_answer_and_retry_answers_it(slow_app: str) -> None:
         page.get_by_role("button", name="🔁 이 턴 다시 답하기").wait_for(
             state="detached", timeout=30_000
         )
-        page.wait_for_timeout(500)
+        # the retry runs in the click's own run (Stop on screen), then the page redraws:
+        # until that redraw ends, elements of the run before linger
+        expect(page.get_by_role("button", name="⏹ 답변 중지")).to_have_count(0, timeout=30_000)
+        expect(chat.get_by_text("1턴", exact=True)).to_have_count(1, timeout=30_000)
         assert chat.get_by_text("답변을 중지했습니다", exact=False).count() == 0
-        assert chat.get_by_text("1턴", exact=True).count() == 1
         page.screenshot(path=str(ARTIFACTS / "e2e-stopped-then-retried.png"))
         browser.close()

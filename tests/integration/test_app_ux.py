@@ -9,7 +9,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from tests.integration.test_app import ROOT, TIMEOUT, _app, _say, _thread
+from tests.integration.test_app import ROOT, TIMEOUT, _app, _say, _state, _thread
 
 CODE = "이 코드 실행해줘\n```python\nprint('ORIGINAL')\n```"
 
@@ -254,3 +254,78 @@ def test_an_empty_edit_is_refused_by_the_input_and_makes_no_branch(db: Path) -> 
     assert not at.exception, at.exception
     assert _thread(at) == thread
     assert any("empty" in w.value or "비어" in w.value for w in at.warning)
+
+
+def _pick(at: AppTest, thread: str):
+    return next(s for s in at.selectbox if s.key.startswith(f"timeline_{thread}_pick"))
+
+
+def test_the_fork_picker_keeps_the_checkpoint_picked_and_forks_there(db: Path) -> None:
+    """Issue 35: after a new turn the picker held its old place in a longer list, so it
+    showed (and forked at) another checkpoint than the one picked."""
+    at = _app()
+    _say(at, "첫 번째 메시지입니다.")
+    _say(at, "두 번째 메시지입니다.")
+    thread = _thread(at)
+    labels = list(_pick(at, thread).options)
+    picked = next(label for label in labels if label.startswith("1턴 · 모델 답변 후"))
+    _pick(at, thread).select(picked).run()
+    _say(at, "세 번째 메시지입니다.")  # new checkpoints come first in the list
+    pick = _pick(at, thread)
+    assert pick.options[0].startswith("3턴")
+    assert pick.options[pick.index] == picked  # the label shown is the one picked
+    next(b for b in at.button if b.key.startswith(f"timeline_{thread}_fork")).click().run()
+    assert not at.exception, at.exception
+    assert _thread(at) != thread
+    assert any("1턴에서 갈라낸 대화" in c.value for c in at.caption)
+    # the fork's title is in the UI's language (it said "(fork at turn 1)")
+    titles = [b.label for b in at.sidebar.button]
+    assert any(label.endswith("(1턴에서 갈라냄)") for label in titles), titles
+    assert not any("fork at turn" in label for label in titles), titles
+
+
+def test_each_checkpoint_has_its_own_label_and_the_fork_is_at_the_one_picked(db: Path) -> None:
+    """A tool turn has two model steps in the same minute: their rows read alike, and the
+    picker (which keeps its choice by its label) forked at the other one."""
+    at = _app()
+    _say(at, "2400의 15%는 얼마야?")
+    thread = _thread(at)
+    pick = _pick(at, thread)
+    labels = list(pick.options)
+    assert len(set(labels)) == len(labels), labels
+    steps = [i for i, label in enumerate(labels) if label.startswith("1턴 · 모델 답변 후")]
+    assert len(steps) == 2  # the tool call, then the answer (newest first)
+    pick.select_index(steps[1]).run()
+    next(b for b in at.button if b.key.startswith(f"timeline_{thread}_fork")).click().run()
+    assert not at.exception, at.exception
+    fork = _thread(at)
+    assert fork != thread
+    last = _state(db, fork)["messages"][-1]
+    assert last.tool_calls and last.tool_calls[0]["name"] == "calculator"
+
+
+def test_sidebar_titles_are_plain_text_not_markdown(db: Path) -> None:
+    """Issue 35: a title taken from a message in markdown showed its marks (or a heading)."""
+    at = _app()
+    _say(at, "# **준비**: `a.md` [링크](http://x.io) 2*3*4")
+    label = next(b.label for b in at.sidebar.button if b.key.startswith("open_"))
+    # the marks are gone; what is left is escaped, so the button's markdown reads none
+    assert label == "▶ 준비\\: a.md 링크 2\\*3\\*4", label
+
+
+def test_a_deleted_threads_link_says_so_instead_of_opening_another(db: Path) -> None:
+    """Issue 35: a link to a deleted conversation silently opened the newest other one."""
+    at = _app()
+    _say(at, "남아 있는 대화")
+    kept = _thread(at)
+    at.query_params["thread"] = "session_0123456789ab"  # deleted, or never there
+    at.run()
+    assert not at.exception, at.exception
+    assert any("더 이상 없습니다" in w.value for w in at.warning), [w.value for w in at.warning]
+    opened = _thread(at)
+    assert opened not in (kept, "session_0123456789ab")
+    assert not [m for m in at.chat_message if m.name == "user"]  # an empty conversation
+    # the notice is said once: the next click does not repeat it
+    at.run()
+    assert not any("더 이상 없습니다" in w.value for w in at.warning)
+    assert _thread(at) == opened

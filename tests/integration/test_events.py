@@ -246,3 +246,38 @@ def test_a_started_turn_stops_when_its_handle_is_cancelled(tmp_path: Path) -> No
     assert sum(e["type"] == "token" for e in seen) < 60
     view = load_thread(app, thread)
     assert view.turn_count == 1 and view.retryable
+
+
+def test_a_stop_in_an_english_conversation_apologizes_in_english(tmp_path: Path) -> None:
+    """Issue 35: the stop note followed any Hangul in the turn (here a tool's result), so an
+    English conversation got a Korean apology; it follows what the user wrote."""
+
+    @tool
+    def room_status(room: str) -> str:
+        """Bookings of a meeting room."""
+        return "3층 회의실: 오후 2시부터 4시까지 예약됨"
+
+    model = ScriptedModel([tool_call("room_status", {"room": "3F"}, "call_1"), "It is booked."])
+    app = open_app(
+        _settings(tmp_path),
+        model=model,
+        tools=[room_status],
+        approval_required=frozenset(),
+        index=None,
+    )
+    thread = new_thread(app)
+    events: list[dict[str, Any]] = []
+    # the user presses stop once the tool has answered
+    stopped = lambda: any(  # noqa: E731
+        e["type"] == "metadata" and e["metadata"]["kind"] == "tool_result" for e in events
+    )
+    out = run_request(
+        app,
+        TurnRequest(thread, message="Is the third-floor meeting room free this afternoon?"),
+        TurnEvents("trace-1", events.append, cancelled=stopped),
+    )
+    assert out.error_code == "CANCELLED"
+    closing = load_thread(app, thread).turns[-1][1][-1]
+    assert closing.content.startswith("The answer was stopped"), closing.content
+    # the tool's result, which came before the stop, is kept
+    assert any("예약됨" in str(m.content) for m in load_thread(app, thread).turns[-1][1])

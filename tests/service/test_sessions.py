@@ -282,3 +282,27 @@ def test_a_cut_off_answer_is_done_with_cut_off_metadata_and_continue_appends(
             assert again.status_code == 409 and again.json()["code"] == "NOTHING_TO_CONTINUE"
     finally:
         svc.proc.stop()
+
+
+def test_a_websocket_makes_its_thread_only_when_a_message_is_accepted(service: Service) -> None:
+    """Issue 35: connecting made the thread, so a socket that sent nothing, or only refused
+    messages, left an empty session in the list."""
+    base = service.url.replace("http", "ws")
+    with service.client() as client:
+        with connect(f"{base}/ws/t-quiet") as ws:
+            assert json.loads(ws.recv(timeout=10)) == {"type": "connected", "thread_id": "t-quiet"}
+            ws.send(json.dumps({"type": "message", "content": "   "}))
+            assert json.loads(ws.recv(timeout=30))["code"] == "INVALID_REQUEST"
+            ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(ws.recv(timeout=30))["code"] == "INVALID_REQUEST"
+        with connect(f"{base}/ws/bad!id") as ws:  # a malformed id is still refused
+            refused = json.loads(ws.recv(timeout=10))
+            assert refused["type"] == "error" and refused["code"] == "INVALID_REQUEST"
+        assert client.get("/api/sessions").json() == []
+        assert client.get("/api/sessions/t-quiet").status_code == 404
+        with connect(f"{base}/ws/t-quiet") as ws:
+            ws.recv(timeout=10)
+            ws.send(json.dumps({"type": "message", "content": "안녕하세요"}))
+            while json.loads(ws.recv(timeout=60))["type"] != "final":
+                pass
+        assert [s["thread_id"] for s in client.get("/api/sessions").json()] == ["t-quiet"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
@@ -136,3 +138,20 @@ def test_a_passage_whose_heading_holds_parentheses_is_quoted_first() -> None:
     assert "모니터" not in reply.content.split("함께 찾은 문서")[0]
     # a passage that quotes a source of its own keeps it; its own is the last
     assert reply.content.endswith("함께 찾은 문서: remote_work.md > 재택근무 규정 > 장비")
+
+
+def test_an_english_answer_names_a_recalled_turn_and_its_weekday_in_english() -> None:
+    """Issue 35: the context labels times in Korean ("(월)"); an English answer said
+    "turn 5, 2026-03-02 (월) 09:14"."""
+    system = SystemMessage(
+        "role\n[관련 이전 대화]\n[5턴, 2026-03-02 (월) 09:14]\n"
+        "사용자: My dentist appointment is on Thursday at 4 pm.\n\n"
+        "[1-3턴, 2026-03-01 (일) 10:00–10:30] 사용자: the budget is $300."
+    )
+    reply = _reply("When is my dentist appointment?", system)
+    assert "Thursday at 4 pm" in reply.content
+    assert "turn 5, 2026-03-02 (Mon) 09:14" in reply.content
+    assert not re.search(r"[가-힣]", reply.content.split(">", 1)[0]), reply.content
+    summary = _reply("What is the budget?", system)
+    assert "$300" in summary.content
+    assert "turns 1-3, 2026-03-01 (Sun) 10:00–10:30" in summary.content, summary.content

@@ -92,3 +92,15 @@ def test_child_processes_are_killed_with_the_group() -> None:
             Limits(timeout_s=1),
         )
     assert time.perf_counter() - start < 3
+
+
+def test_stop_kills_the_code_and_keeps_what_it_printed() -> None:
+    pressed = time.monotonic() + 1.0
+    started = time.monotonic()
+    out = run_python(
+        "import time\nprint('PARTIAL', flush=True)\ntime.sleep(20)\nprint('FINISHED')",
+        Limits(timeout_s=30),
+        cancelled=lambda: time.monotonic() > pressed,
+    )
+    assert time.monotonic() - started < 5  # not the 20 s the code asked for
+    assert out.startswith("[stopped]") and "PARTIAL" in out and "FINISHED" not in out
