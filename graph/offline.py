@@ -441,11 +441,7 @@ def _user_statements(messages: Sequence[BaseMessage], korean: bool) -> list[Stat
         elif span:
             end = int(span.group(2))
             last_summarized = max(last_summarized, end)
-            label = (
-                f"{span.group(0)} 요약"
-                if korean
-                else f"the summary of turns {span.group(1)}-{span.group(2)}"
-            )
+            label = memory.cite(korean)
             for part in user_segments(memory.text):
                 found += said(part, end, label, whole=False)
         else:

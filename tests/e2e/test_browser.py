@@ -251,8 +251,9 @@ def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
 
 
 def test_regenerate_edit_and_copy_in_a_narrow_dark_window(server: str) -> None:
-    """On a phone-wide window in dark mode: the columns stack, the page is dark, and the
-    last answer can be copied, regenerated and edited and resent (each in a new branch)."""
+    """On a phone-wide window in dark mode: the columns stack, the page is dark, and an
+    answer can be copied, regenerated and its message edited and resent, each a new version
+    of the turn in the same thread with a `◀ n/m ▶` switcher that survives a reload."""
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
@@ -281,28 +282,96 @@ def test_regenerate_edit_and_copy_in_a_narrow_dark_window(server: str) -> None:
         _shot(page, "narrow-2-copy")
         page.keyboard.press("Escape")
 
-        # under load the page may still show the run before, whose last turn had its own
-        # buttons: wait for the redraw to leave the last turn's alone
+        # Regenerate on the second answer: a new version of turn 2 in the same thread
+        # (one Regenerate per answer; under load the run before may linger: wait for two)
         regenerate = chat_box.get_by_role("button", name="🔄 다시 생성")
-        expect(regenerate).to_have_count(1, timeout=60_000)
-        regenerate.click()
-        page.get_by_text("2턴을 새 갈래에서 다시 보냈습니다", exact=False).wait_for(timeout=60_000)
+        expect(regenerate).to_have_count(2, timeout=60_000)
+        regenerate.last.click()
+        page.get_by_text("2턴을 다시 보냈습니다: 버전 2/2", exact=False).wait_for(timeout=60_000)
         _wait_turn(page, 2)
+        switcher = page.locator(".st-key-chat_scroll [class*='st-key-versions_']")
+        expect(switcher.get_by_text("2/2", exact=True)).to_have_count(1, timeout=30_000)
         _shot(page, "narrow-3-regenerated")
 
-        page.locator(".st-key-chat_scroll").get_by_role(
-            "button", name="✏️ 수정해서 다시 보내기"
-        ).click()
+        # edit turn 2's message and send: version 3, answered from turn 1, which it keeps
+        edit = chat_box.get_by_role("button", name="✏️ 수정해서 다시 보내기")
+        expect(edit).to_have_count(2, timeout=30_000)  # one under every user message
+        edit.last.click()
         editor = page.locator('[data-testid="stPopoverBody"] textarea')
         editor.fill("제 치과 예약이 무슨 요일이라고 했죠?")
         page.locator('[data-testid="stPopoverBody"]').get_by_role("button", name="보내기").click()
+        page.keyboard.press("Escape")
         page.locator('[data-testid="stChatMessage"]').get_by_text(
             "제 치과 예약이 무슨 요일이라고 했죠?"
         ).first.wait_for(timeout=60_000)
         _wait_turn(page, 2)
-        # the branch answers from the first message, which it kept
+        expect(switcher.get_by_text("3/3", exact=True)).to_have_count(1, timeout=30_000)
         page.locator('[data-testid="stChatMessage"]').get_by_text("목요일").last.wait_for()
+        # back to version 2: the question asked there, and no second conversation anywhere
+        switcher.get_by_role("button", name="◀").click()
+        expect(switcher.get_by_text("2/3", exact=True)).to_have_count(1, timeout=30_000)
+        expect(chat_box.get_by_text("제 이름이 뭐였죠?", exact=True)).to_have_count(1)
         sidebar_titles = page.locator('[data-testid="stSidebar"] button').all_inner_texts()
-        assert sum("(다시)" in x for x in sidebar_titles) == 2, sidebar_titles
+        assert not any("(다시)" in x for x in sidebar_titles), sidebar_titles
+        # versions survive a reload
+        page.reload()
+        page.wait_for_selector('[data-testid="stChatInputTextArea"]', timeout=60_000)
+        expect(switcher.get_by_text("2/3", exact=True)).to_have_count(1, timeout=60_000)
         _shot(page, "narrow-4-edited")
+        browser.close()
+
+
+def test_what_the_chat_says_matches_what_the_panel_shows(server: str) -> None:
+    """Issue 35's walk: a self-introduction at turn 1 is asked back at turn 12 and answered
+    with its facts and turn; the summary cards keep the user's facts, not the engine's
+    echo; a greeting with content is acknowledged; a policy question cites its document."""
+    from playwright.sync_api import expect, sync_playwright
+
+    intro = "안녕하세요, 저는 김민준이고 1988년 7월 23일생이에요. 회사 사번은 HR-20417입니다."
+    filler = [
+        "요즘 팀을 옮겨서 정신이 없네요.",
+        "점심은 보통 회사 근처 국수집에서 먹어요.",
+        "오늘은 좀 피곤하네요.",
+        "커피는 하루에 두 잔 정도 마셔요.",
+        "주말에는 한강에서 자전거를 타요.",
+        "회의가 너무 많아서 집중이 잘 안 돼요.",
+        "저녁엔 보통 운동을 해요.",
+        "이번 달은 유난히 길게 느껴지네요.",
+        "사무실 프린터가 또 고장났어요.",
+        "내일은 비가 온대요.",
+    ]
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(server)
+        page.wait_for_selector('[data-testid="stChatInputTextArea"]', timeout=60_000)
+        chat = page.locator(".st-key-chat_scroll")
+        _send(page, intro, 1)
+        # a statement is noted, not answered from an HR document
+        expect(chat.get_by_text("기억해 두겠습니다", exact=False)).to_have_count(1)
+        assert chat.get_by_text("문서에서 찾은 내용", exact=False).count() == 0
+        for turn, text in enumerate(filler, start=2):
+            _send(page, text, turn)
+        _send(page, "처음에 말한 제 사번이랑 생일이 뭐였죠?", 12)
+        last = page.locator('[data-testid="stChatMessage"]').last
+        expect(last).to_contain_text("HR-20417")
+        expect(last).to_contain_text("7월 23일")
+        expect(last).to_contain_text("턴")
+        _shot(page, "memory-1-asked-back")
+        # the first summary card keeps the introduction's facts, and no echo of them
+        card = page.locator(".st-key-memory_panel").get_by_text(re.compile(r"\[1-3턴 요약\]"))
+        card.first.wait_for(timeout=20_000)
+        panel = page.locator(".st-key-memory_panel")
+        expect(panel).to_contain_text("HR-20417")
+        expect(panel).not_to_contain_text("기억해 두겠습니다")
+        _shot(page, "memory-2-cards")
+        _send(page, "Hello! My dog's name is Bori and she was born on 2021-05-05.", 13)
+        expect(page.locator('[data-testid="stChatMessage"]').last).to_contain_text(
+            "My dog's name is Bori"
+        )
+        _send(page, "회사 휴가 정책이 뭐야?", 14)
+        expect(page.locator('[data-testid="stChatMessage"]').last).to_contain_text(
+            "leave_policy.md"
+        )
+        _shot(page, "memory-3-greeting-and-policy")
         browser.close()
