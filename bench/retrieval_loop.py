@@ -57,7 +57,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graph.retrieval import relevant  # noqa: E402
+from graph.retrieval import DocumentIndex, relevant  # noqa: E402
 from graph.retrieval.loop import IN_PREPARATION, NOT_FOUND, run_loop  # noqa: E402
 from graph.session import new_thread, open_app, run_turn  # noqa: E402
 from graph.session.app import thread_values  # noqa: E402
@@ -98,6 +98,7 @@ def _run(
     questions: list[dict[str, Any]],
     tmp: Path,
     negatives_file: str = "retrieval_negatives.jsonl",
+    index: DocumentIndex | None = None,
 ) -> dict[str, Any]:
     settings = load_settings(
         {
@@ -107,7 +108,8 @@ def _run(
             "RETRIEVAL_LOOP": loop,
         }
     )
-    app = open_app(settings, tools=[], approval_required=frozenset())
+    extra: dict[str, Any] = {"index": index} if index is not None else {}
+    app = open_app(settings, tools=[], approval_required=frozenset(), **extra)
     held, calls, judged, by_kind = 0, 0, 0, {}
     started = time.perf_counter()
     try:
