@@ -1,6 +1,6 @@
 """Query expansion for the lexical retrievers: an HR and office glossary.
 
-BM25 and the hashing embeddings only match words that occur in a document, so an English
+BM25 only matches words that occur in a document, so an English
 question cannot reach a Korean document and "월급" does not reach "급여". Classic
 cross-language retrieval solves this with query translation through a bilingual
 dictionary; this is a small one. It was written from the vocabulary of the documents in
