@@ -111,6 +111,7 @@ def _run(
     extra: dict[str, Any] = {"index": index} if index is not None else {}
     app = open_app(settings, tools=[], approval_required=frozenset(), **extra)
     held, calls, judged, by_kind = 0, 0, 0, {}
+    answered: list[bool] = []
     started = time.perf_counter()
     try:
         for q in questions:
@@ -121,6 +122,7 @@ def _run(
             judged += int(retrieval.get("judge_calls", 0))
             ok = all(_norm(a) in _norm(answer) for a in q["answers"])
             held += ok
+            answered.append(ok)
             kind = q.get("kind", "section")
             done, total = by_kind.get(kind, (0, 0))
             by_kind[kind] = (done + ok, total + 1)
@@ -142,6 +144,7 @@ def _run(
     n = len(questions)
     return {
         "held": held / n,
+        "answered": answered,
         "by_kind": by_kind,
         "calls": calls / n,
         "judged": judged / n,
