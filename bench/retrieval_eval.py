@@ -2,8 +2,10 @@
 
     uv run python bench/retrieval_eval.py
 
-Builds the index over data/docs in a temporary folder (FAISS uses the offline hashing
-embeddings) and scores it on data/eval/retrieval_questions.jsonl. Then issue 15's table,
+Builds the index over data/docs in a temporary folder (FAISS uses the weight-free hashing
+embeddings, which the app no longer uses offline: issue 37, `bench/offline_search.py`)
+and scores it on data/eval/retrieval_questions.jsonl. The gate is scored on the app's
+offline search, BM25 with the glossary. Then issue 15's table,
 seed 003's loop against a single search (`bench/retrieval_loop.py`, which also runs alone).
 """
 
@@ -41,9 +43,9 @@ def main() -> None:
 
 def gate(answerable: list[dict[str, str]], unanswerable: list[dict[str, str]]) -> None:
     """How often the gate passes a right passage, and how often it stops a question that no
-    document answers (the default mode, as the app runs it)."""
+    document answers (offline search, as the app runs it: BM25 with the glossary)."""
     with tempfile.TemporaryDirectory() as tmp:
-        index = DocumentIndex(ROOT / "data/docs", Path(tmp), HashingEmbeddings())
+        index = DocumentIndex(ROOT / "data/docs", Path(tmp), None)
         passed = sum(
             1
             for q in answerable

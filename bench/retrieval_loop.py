@@ -57,7 +57,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graph.retrieval import relevant  # noqa: E402
+from graph.retrieval import DocumentIndex, relevant  # noqa: E402
 from graph.retrieval.loop import IN_PREPARATION, NOT_FOUND, run_loop  # noqa: E402
 from graph.session import new_thread, open_app, run_turn  # noqa: E402
 from graph.session.app import thread_values  # noqa: E402
@@ -98,6 +98,7 @@ def _run(
     questions: list[dict[str, Any]],
     tmp: Path,
     negatives_file: str = "retrieval_negatives.jsonl",
+    index: DocumentIndex | None = None,
 ) -> dict[str, Any]:
     settings = load_settings(
         {
@@ -107,8 +108,10 @@ def _run(
             "RETRIEVAL_LOOP": loop,
         }
     )
-    app = open_app(settings, tools=[], approval_required=frozenset())
+    extra: dict[str, Any] = {"index": index} if index is not None else {}
+    app = open_app(settings, tools=[], approval_required=frozenset(), **extra)
     held, calls, judged, by_kind = 0, 0, 0, {}
+    answered: list[bool] = []
     started = time.perf_counter()
     try:
         for q in questions:
@@ -119,6 +122,7 @@ def _run(
             judged += int(retrieval.get("judge_calls", 0))
             ok = all(_norm(a) in _norm(answer) for a in q["answers"])
             held += ok
+            answered.append(ok)
             kind = q.get("kind", "section")
             done, total = by_kind.get(kind, (0, 0))
             by_kind[kind] = (done + ok, total + 1)
@@ -140,6 +144,7 @@ def _run(
     n = len(questions)
     return {
         "held": held / n,
+        "answered": answered,
         "by_kind": by_kind,
         "calls": calls / n,
         "judged": judged / n,

@@ -1,13 +1,17 @@
 """Issue 12 benchmark: are document questions answered from the right section?
 
     uv run python bench/section_eval.py [--set questions|holdout|all] [--show-misses]
+        [--mode keyword|faiss|hybrid] [--no-glossary]
 
 For each question of `data/eval/section_questions.jsonl` (and the paraphrased holdouts,
 `section_questions_holdout.jsonl` and `section_questions_holdout2.jsonl`), with the expected
 file, section heading and answer string, it reports:
 
-- search section hit@1: the top search hit (the app's default mode) is a chunk of the
-  expected section (same file, and the last part of its heading path is the heading);
+- search section hit@1: the top search hit is a chunk of the expected section (same file,
+  and the last part of its heading path is the heading). By default the app's offline
+  search, BM25 with the glossary; `--mode faiss|hybrid` adds FAISS over the weight-free
+  hashing vectors (the offline search before issue 37), `--no-glossary` searches the
+  questions as written (`bench/offline_search.py` compares all three on every set);
 - offline answer: the offline engine's final answer, through the whole graph as the app
   runs it (router, rag, model), quotes one section, cites that section, and the quoted
   text holds the answer string.
@@ -31,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from graph.retrieval import DocumentIndex, HashingEmbeddings  # noqa: E402
+from graph.retrieval import DocumentIndex, HashingEmbeddings, Mode  # noqa: E402
 from graph.session import new_thread, open_app, run_turn  # noqa: E402
 from graph.settings import load_settings  # noqa: E402
 
@@ -83,10 +87,19 @@ def judge_answer(answer: str, item: dict[str, str]) -> tuple[bool, str]:
     return True, "ok"
 
 
-def evaluate(name: str, items: list[dict[str, str]], show_misses: bool) -> dict[str, Any]:
-    """Section hit@1 of search and the offline answer's score on one set."""
+def evaluate(
+    name: str,
+    items: list[dict[str, str]],
+    show_misses: bool,
+    mode: Mode = "keyword",
+    glossary: bool = True,
+) -> dict[str, Any]:
+    """Section hit@1 of search (as `mode` and `glossary` say) and the offline answer's score."""
     with tempfile.TemporaryDirectory() as tmp:
-        index = DocumentIndex(ROOT / "data/docs", Path(tmp) / "search", HashingEmbeddings())
+        embeddings = None if mode == "keyword" else HashingEmbeddings()
+        index = DocumentIndex(
+            ROOT / "data/docs", Path(tmp) / "search", embeddings, expand=glossary, mode=mode
+        )
         hits = []
         for item in items:
             top = index.search(item["question"], k=1)
@@ -129,11 +142,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--set", choices=[*SETS, "all"], default="questions")
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--mode", choices=["keyword", "faiss", "hybrid"], default="keyword")
+    parser.add_argument("--no-glossary", action="store_true", help="search hit@1 without it")
     args = parser.parse_args()
     chosen = list(SETS) if args.set == "all" else [args.set]
     print(f"{'set':>10}{'n':>5}{'search hit@1':>14}{'offline answer':>16}   by language")
     for name in chosen:
-        result = evaluate(name, load(SETS[name]), args.show_misses)
+        result = evaluate(name, load(SETS[name]), args.show_misses, args.mode, not args.no_glossary)
         met = "met" if result["answer"] >= TARGET else "NOT met"
         print(
             f"{name:>10}{result['questions']:>5}{result['search_hit_at_1']:>14.3f}"

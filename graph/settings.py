@@ -180,8 +180,9 @@ class Settings:
         "RETRIEVAL_MODE",
         "hybrid",
         "keyword, faiss or hybrid: how documents are searched (seed 000's init_vector_store). "
-        "faiss and hybrid use embeddings (the provider's, or offline hashed word vectors); "
-        "when those fail, keyword search answers and the sidebar says why.",
+        "faiss and hybrid use the embeddings server's vectors (EMBEDDING_MODEL); offline "
+        "there are none and every mode is keyword search (BM25 with the office glossary). "
+        "When the server's embeddings fail, keyword search answers and the sidebar says why.",
     )
     retrieval_loop: str = _env(
         "RETRIEVAL_LOOP",

@@ -35,7 +35,13 @@ def relevant(hits: list[Hit]) -> list[Hit]:
     return [h for h in hits if h.confidence >= MIN_CONFIDENCE]
 
 
-def _embeddings(settings: Settings) -> Embeddings:
+def _embeddings(settings: Settings) -> Embeddings | None:
+    """The embeddings server's model, or None offline.
+
+    Offline there are no vectors: the weight-free hashing vectors the index once used
+    offline are lexical, and BM25 with the glossary found the right section as often or
+    more (issue 37, `bench/offline_search.py`), so offline search is keyword search.
+    """
     if settings.resolved_provider == "openai":
         from langchain_openai import OpenAIEmbeddings
 
@@ -56,24 +62,23 @@ def _embeddings(settings: Settings) -> Embeddings:
             timeout=embedding_timeout_s(settings),
             max_retries=0,
         )
-    return HashingEmbeddings()
+    return None
 
 
 def open_index(settings: Settings) -> DocumentIndex:
     """The index over `settings.docs_dir`, kept under `settings.index_path`.
 
-    It searches as RETRIEVAL_MODE says; keyword search builds no vectors. A server's
-    embeddings are built in the background in batches of EMBEDDING_BATCH and kept by
-    content under the index folder, shared by every process that opens it; offline
-    vectors are built at once. ValueError names a bad embedding setting.
+    It searches as RETRIEVAL_MODE says when an embeddings server is configured; keyword
+    search builds no vectors, and offline (no server) every mode is keyword search (BM25
+    with the office glossary). A server's embeddings are built in the background in
+    batches of EMBEDDING_BATCH and kept by content under the index folder, shared by every
+    process that opens it. ValueError names a bad embedding setting.
     """
     from graph.retrieval.vectors import remote_vectors
 
     mode = settings.search_mode
     embeddings = None if mode == "keyword" else _embeddings(settings)
-    remote = None
-    if embeddings is not None and not isinstance(embeddings, HashingEmbeddings):
-        remote = remote_vectors(settings)
+    remote = None if embeddings is None else remote_vectors(settings)
     return DocumentIndex(
         Path(settings.docs_dir),
         settings.index_path,

@@ -1,8 +1,12 @@
-"""A weight-free embedding for FAISS when no embedding API is configured.
+"""A weight-free embedding for FAISS in tests and benchmarks; the app does not use it.
 
 Feature hashing of morphemes and their character n-grams into a fixed number of
 dimensions, log-scaled and L2-normalized. It is lexical, not semantic: it matches shared
-words and word pieces, which is what lets FAISS run offline and in tests.
+words and word pieces. Until issue 37 the app used it for FAISS offline; measured on the
+330 section questions, BM25 with the glossary found the right section first 0.770 of the
+time and hybrid search with these vectors 0.739 (`bench/offline_search.py`), so offline
+search is now BM25 alone. It stays as a stand-in for an embeddings server: the FAISS and
+hybrid code paths are tested with it, and the fake server (`tests/fakes`) serves it.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ Every search first compares the folder with the manifest (a `stat` per file) and
 when a document was added, changed or removed, so new files are found on the next turn.
 Vectors from an embeddings server (`graph.retrieval.vectors`) are built in the background,
 batch by batch into a cache shared by every process; keyword search answers meanwhile.
-Offline (hashing) vectors are instant and built at once, as before.
+Embeddings given without a server (tests, benchmarks) are built at once. Offline the app
+gives none, and search is BM25 alone (`graph.retrieval.open_index`).
 """
 
 from __future__ import annotations
