@@ -29,7 +29,6 @@ from graph.storage.archive import (
     register_thread,
     update_thread,
 )
-from graph.storage.blocks import archived_numbers
 from graph.storage.checkpointer import FORK_SOURCE
 from graph.storage.facts import load_facts, read_pins
 from graph.text import check_text, check_thread_id
@@ -304,7 +303,7 @@ def salvage_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
     """
     from langchain_core.messages import messages_to_dict
 
-    from graph.storage.archive import get_thread, load_archived_turns
+    from graph.storage.archive import archived_turn_numbers, get_thread, load_archived_turns
 
     out: dict[str, Any] = {"thread_id": thread_id, "turns": [], "unreadable_turns": []}
     try:
@@ -312,9 +311,7 @@ def salvage_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - salvage what can be read
         out["record_error"] = str(exc)
     try:
-        archive = app.persistence.archive
-        with archive.lock, archive.conn:
-            numbers = archived_numbers(archive.conn, thread_id)
+        numbers = archived_turn_numbers(app.persistence.archive, thread_id)
     except Exception as exc:  # noqa: BLE001
         out["archive_error"] = str(exc)
         numbers = []

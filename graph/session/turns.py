@@ -47,9 +47,9 @@ from graph.session.errors import storage_errors
 from graph.session.events import TurnEvents
 from graph.session.threads import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
+from graph.storage import DB_ERRORS
 from graph.storage.archive import update_thread
 from graph.storage.checkpointer import FORK_SOURCE, UNSETTLED
-from graph.storage.db import DB_ERRORS
 from graph.storage.leases import ThreadBusyError, release, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
