@@ -22,8 +22,7 @@ from graph.context import covered_turns
 from graph.errors import CheckpointNotFound, InputError
 from graph.session.app import ChatApp, config_for, require_thread
 from graph.session.errors import storage_errors
-from graph.session.threads import new_thread
-from graph.session.versions import Redo, new_version
+from graph.session.records import new_thread
 from graph.settings import validate_rate
 from graph.storage.archive import delete_archive, update_thread
 from graph.storage.checkpointer import FORK_SOURCE, METADATA_KEYS
@@ -187,38 +186,6 @@ def _empty_fork(
         delete_archive(app.persistence.archive, fork_id)
         raise
     return fork_id
-
-
-def redo_last_turn(
-    app: ChatApp,
-    thread_id: str,
-    message: str | None = None,
-    *,
-    turn: int | None = None,
-) -> Redo:
-    """A new version of the thread's last turn, shown in place, to send its message again.
-
-    With `message` that text in its place (edit and resend), without it the same text
-    (regenerate); the earlier version stays, to switch back to (`graph.session.versions`).
-    `turn` is the turn the user asked to redo: if the conversation went on since (another
-    window, a turn still running), nothing is done. The caller runs the turn in the thread
-    (`run_turn` with `Redo.message` at `Redo.turn_count`).
-
-    InputError when there is no such last turn or the message is empty or too long;
-    CheckpointNotFound when no checkpoint from before the last message is kept.
-    """
-    from graph.session.threads import load_thread
-
-    view = load_thread(app, thread_id, recent_turns=1)
-    if not view.turns:
-        raise InputError("This conversation has no message to send again yet.")
-    number, messages = view.turns[-1]
-    if (turn is not None and turn != number) or (turn_open(messages) and not view.pending):
-        raise InputError(
-            "The conversation has gone on (or its last turn is still running); only the "
-            "last turn, once it has ended or waits for an approval, can be sent again."
-        )
-    return new_version(app, thread_id, number, message)
 
 
 def _inside_turn(found: CheckpointTuple) -> bool:

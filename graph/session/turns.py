@@ -45,7 +45,7 @@ from graph.session.app import (
 )
 from graph.session.errors import storage_errors
 from graph.session.events import TurnEvents
-from graph.session.threads import thread_budget, thread_recall, thread_strategy
+from graph.session.records import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
 from graph.storage import DB_ERRORS
 from graph.storage.archive import update_thread
