@@ -5,6 +5,7 @@
 - `runner` and `events`: the one turn runner, a request in and seed 001's events out, in a
   worker thread per conversation; the app renders these events and the service forwards them.
 - `threads`: creating, listing, configuring, reading, exporting and deleting threads.
+- `context`: what a turn reads of its thread once (`TurnContext`) and hands down.
 - `records`: a thread's record: making one, and the settings it holds (or the defaults).
 - `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
@@ -22,7 +23,7 @@ import circle, at module or function level):
 4. `runner`, `versions`, `transfer`, `preview`.
 3. `threads` (reading a thread closes a turn a crash left open, through `turns`), `history`.
 2. `turns`, `slots`.
-1. `records`, `facts`.
+1. `records`, `facts`, `context`.
 0. `app`, `errors`, `events`.
 
 Below the session: `graph.storage`'s face (never its lower modules), `graph.memory`,

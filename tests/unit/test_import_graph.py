@@ -53,6 +53,7 @@ SESSION_LAYERS = {
     "graph.session.errors": 0,
     "graph.session.events": 0,
     "graph.session.records": 1,
+    "graph.session.context": 1,
     "graph.session.slots": 2,
     "graph.session.facts": 1,
     "graph.session.turns": 2,
