@@ -10,12 +10,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-Strategy = Literal["three_turn", "sliding_window", "recursive"]
-STRATEGIES: tuple[Strategy, ...] = ("three_turn", "sliding_window", "recursive")
-DEFAULT_STRATEGY: Strategy = "three_turn"
+from graph.memory.names import DEFAULT_STRATEGY, STRATEGIES, Strategy, strategy_name
 
+__all__ = [
+    "DEFAULT_STRATEGY",
+    "STRATEGIES",
+    "MemoryStrategy",
+    "Strategy",
+    "get_strategy",
+    "state_extras",
+    "strategy_context",
+]
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -57,7 +64,7 @@ def get_strategy(name: str | None) -> MemoryStrategy:
         "sliding_window": SlidingWindow(),
         "recursive": Recursive(),
     }
-    return by_name.get(name or DEFAULT_STRATEGY, by_name[DEFAULT_STRATEGY])
+    return by_name[strategy_name(name)]
 
 
 def strategy_context(state: Mapping[str, Any], extras: Extras | None = None) -> list[BaseMessage]:

@@ -39,8 +39,7 @@ from langchain_core.messages import BaseMessage, ToolMessage
 
 from graph.memory.answer_types import answer_kinds
 from graph.memory.thesaurus import synonyms
-from graph.storage.archive import Archive, load_archived_turns
-from graph.storage.recall_index import (
+from graph.storage import (
     KIND,
     Postings,
     doc_lengths,
@@ -48,6 +47,7 @@ from graph.storage.recall_index import (
     read_postings,
     turns_with,
 )
+from graph.storage.archive import Archive, load_archived_turns
 from graph.summarizer import cut_words, sentences
 from graph.times import describe_time, turn_time
 from graph.turns import final_answer, user_text

@@ -18,6 +18,7 @@ from graph.context import covered_turns
 from graph.errors import ErrorCode, error_record
 from graph.memory.bounded import active_items
 from graph.memory.facts import check_facts, record_facts_of, turn_facts
+from graph.memory.names import strategy_name
 from graph.storage import summaries
 from graph.storage.archive import Archive, archive_turns, record_summary_meta
 from graph.storage.facts import facts_in_range, record_facts
@@ -82,9 +83,7 @@ class SummaryRun:
         self.calls = 0
         self.invocations = 0
         self.update: dict[str, Any] = {}
-        from graph.memory import get_strategy  # the strategies build on this module
-
-        self.strategy = get_strategy(state.get("strategy")).name
+        self.strategy = strategy_name(state.get("strategy"))
         built_for = state.get("working_set_for")
         self.rebuilt = bool(archive is not None and built_for and built_for != self.strategy)
         if self.rebuilt and archive is not None:

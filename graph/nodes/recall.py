@@ -9,8 +9,8 @@ from graph.errors import ErrorCode, error_record
 from graph.memory.recall import recall
 from graph.nodes.base import Node
 from graph.state import ChatState
+from graph.storage import DB_ERRORS
 from graph.storage.archive import Archive
-from graph.storage.db import DB_ERRORS
 from graph.storage.facts import read_pins
 from graph.turns import extract_current_turn, user_text
 

@@ -10,6 +10,7 @@ from typing import Literal
 from langchain_core.embeddings import Embeddings
 from langchain_core.tools import BaseTool, StructuredTool
 
+from graph.retrieval.confidence import MIN_CONFIDENCE
 from graph.retrieval.embeddings import HashingEmbeddings
 from graph.retrieval.index import DocumentIndex, Hit, Mode, format_hits
 from graph.settings import Settings
@@ -25,9 +26,6 @@ __all__ = [
     "open_index",
     "relevant",
 ]
-
-MIN_CONFIDENCE = 0.5
-"""Seed 003: below this the answer says no relevant document was found."""
 
 
 def relevant(hits: list[Hit]) -> list[Hit]:

@@ -32,7 +32,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from graph.retrieval import MIN_CONFIDENCE
+from graph.retrieval.confidence import MIN_CONFIDENCE
 from graph.retrieval.index import SEARCH_MIX, DocumentIndex, Hit
 from graph.retrieval.parts import (
     COVERED,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from graph.retrieval import MIN_CONFIDENCE
+from graph.retrieval.confidence import MIN_CONFIDENCE
 from graph.retrieval.index import DocumentIndex, Hit, held_share
 from graph.retrieval.value_kinds import asked_kinds, stated_kinds
 

@@ -5,18 +5,36 @@
 - `runner` and `events`: the one turn runner, a request in and seed 001's events out, in a
   worker thread per conversation; the app renders these events and the service forwards them.
 - `threads`: creating, listing, configuring, reading, exporting and deleting threads.
+- `context`: what a turn reads of its thread once (`TurnContext`) and hands down.
+- `records`: a thread's record: making one, and the settings it holds (or the defaults).
 - `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
 - `transfer`: importing a thread that `export_thread` wrote.
 - `history`: a thread's kept checkpoints, and forking a new thread from one of them.
 - `versions`: sending a turn's message again (regenerate, edit and resend) as a new
-  version of the turn in the same thread, and switching between a turn's versions.
+  version of the turn in the same thread, and switching between a turn's versions;
+  `slots`: where the versions not shown are kept (the bookkeeping `threads` reads).
+
+Layers, top to bottom; a module imports only modules of a lower layer, never one of its
+own layer or above (`tests/unit/test_import_graph.py` checks this and that there is no
+import circle, at module or function level):
+
+5. this package (re-exports the API below).
+4. `runner`, `versions`, `transfer`, `preview`.
+3. `threads` (reading a thread closes a turn a crash left open, through `turns`), `history`.
+2. `turns`, `slots`.
+1. `records`, `facts`, `context`.
+0. `app`, `errors`, `events`.
+
+Below the session: `graph.storage`'s face (never its lower modules), `graph.memory`,
+`graph.nodes`, `graph.graph` and the leaves of `graph`. Nothing under `graph/` imports
+`graph.session` except `graph.replay`; `service/` and `app.py` import it.
 """
 
 from graph.session.app import ChatApp, open_app, pending_approval
 from graph.session.events import Event, TurnEvents
 from graph.session.facts import lost_facts, pin, pinned_facts, unpin
-from graph.session.history import checkpoints, fork_thread, redo_last_turn
+from graph.session.history import checkpoints, fork_thread
 from graph.session.preview import NextContext, preview_next_context
 from graph.session.runner import (
     TurnHandle,
@@ -57,6 +75,7 @@ from graph.session.versions import (
     Redo,
     TurnVersions,
     new_version,
+    redo_last_turn,
     switch_version,
     turn_versions,
 )

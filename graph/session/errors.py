@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from graph.errors import StorageCorrupt
-from graph.storage.db import DB_ERRORS
+from graph.storage import DB_ERRORS
 from graph.storage.persistence import StorageError
 
 

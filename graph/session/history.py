@@ -22,14 +22,11 @@ from graph.context import covered_turns
 from graph.errors import CheckpointNotFound, InputError
 from graph.session.app import ChatApp, config_for, require_thread
 from graph.session.errors import storage_errors
-from graph.session.threads import new_thread
-from graph.session.versions import Redo, new_version
+from graph.session.records import new_thread
 from graph.settings import validate_rate
-from graph.storage import blocks, summaries
 from graph.storage.archive import delete_archive, update_thread
 from graph.storage.checkpointer import FORK_SOURCE, METADATA_KEYS
-from graph.storage.db import lock_thread
-from graph.storage.recall_index import index_packed_turns
+from graph.storage.forks import copy_for_fork
 from graph.times import in_zone
 from graph.turns import turn_open
 
@@ -191,38 +188,6 @@ def _empty_fork(
     return fork_id
 
 
-def redo_last_turn(
-    app: ChatApp,
-    thread_id: str,
-    message: str | None = None,
-    *,
-    turn: int | None = None,
-) -> Redo:
-    """A new version of the thread's last turn, shown in place, to send its message again.
-
-    With `message` that text in its place (edit and resend), without it the same text
-    (regenerate); the earlier version stays, to switch back to (`graph.session.versions`).
-    `turn` is the turn the user asked to redo: if the conversation went on since (another
-    window, a turn still running), nothing is done. The caller runs the turn in the thread
-    (`run_turn` with `Redo.message` at `Redo.turn_count`).
-
-    InputError when there is no such last turn or the message is empty or too long;
-    CheckpointNotFound when no checkpoint from before the last message is kept.
-    """
-    from graph.session.threads import load_thread
-
-    view = load_thread(app, thread_id, recent_turns=1)
-    if not view.turns:
-        raise InputError("This conversation has no message to send again yet.")
-    number, messages = view.turns[-1]
-    if (turn is not None and turn != number) or (turn_open(messages) and not view.pending):
-        raise InputError(
-            "The conversation has gone on (or its last turn is still running); only the "
-            "last turn, once it has ended or waits for an approval, can be sent again."
-        )
-    return new_version(app, thread_id, number, message)
-
-
 def _inside_turn(found: CheckpointTuple) -> bool:
     """Whether nodes were still to run from this checkpoint (it is inside a turn)."""
     messages = found.checkpoint["channel_values"].get("messages") or []
@@ -263,43 +228,14 @@ def _copy_archive(
     covered = covered_turns(values.get("summary_history", []))
     turn = int(values.get("turn_count", 0))
     stats_to = turn if finished else turn - 1
-    with archive.lock, archive.conn:
-        conn = archive.conn
-        # a writer packing the source's turns meanwhile waits (PostgreSQL reads each
-        # statement's own snapshot: the copy would see rows gone and no block yet)
-        lock_thread(conn, source)
-        conn.execute(
-            "INSERT INTO archive_turns (thread_id, turn, messages, stats) "
-            "SELECT ?, turn, CASE WHEN turn <= ? THEN messages END, "
-            "CASE WHEN turn <= ? THEN stats END FROM archive_turns "
-            "WHERE thread_id = ? AND (turn <= ? AND messages IS NOT NULL OR turn <= ?)",
-            (target, archived, stats_to, source, archived, stats_to),
-        )
-        blocks.copy_blocks(conn, source, target, upto=archived, covered=covered, stats_to=stats_to)
-        conn.execute(
-            "INSERT INTO summary_costs (thread_id, first_turn, meta) "
-            "SELECT ?, first_turn, meta FROM summary_costs WHERE thread_id = ? AND first_turn <= ?",
-            (target, source, covered),
-        )
-        conn.execute(
-            "INSERT INTO memory_facts (thread_id, first_turn, last_turn, record) "
-            "SELECT ?, first_turn, last_turn, record FROM memory_facts "
-            "WHERE thread_id = ? AND last_turn <= ?",
-            (target, source, covered),
-        )
-        summaries.copy(archive, source, target, covered=covered, before_turn=turn)
-        # and the state's own (a digest made at the fork's turn is in its state alone):
-        # the fork's summaries store only what they make
-        times = values.get("summary_times")
-        for kind, items in (
-            (summaries.SUMMARY, values.get("summary_history", [])),
-            (summaries.DIGEST, values.get("summary_digests", [])),
-        ):
-            summaries.store_in(conn, target, kind, items, turn, times)
-        conn.execute(
-            "INSERT INTO pinned_facts (thread_id, fact, pinned_at, record) "
-            "SELECT ?, fact, pinned_at, record FROM pinned_facts "
-            "WHERE thread_id = ? AND pinned_at <= ?",
-            (target, source, pinned_before),
-        )
-        index_packed_turns(conn, list(blocks.archived_rows(conn, target)))
+    copy_for_fork(
+        archive,
+        source,
+        target,
+        values,
+        archived=archived,
+        covered=covered,
+        turn=turn,
+        stats_to=stats_to,
+        pinned_before=pinned_before,
+    )

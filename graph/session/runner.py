@@ -19,6 +19,7 @@ from typing import Any, Literal
 from graph.errors import ErrorCode, InputError, ThreadBusy
 from graph.memory import STRATEGIES
 from graph.session.app import ChatApp, pending_approval, thread_values
+from graph.session.context import TurnContext, turn_context
 from graph.session.events import Event, TurnEvents
 from graph.session.turns import (
     TurnOutcome,
@@ -80,8 +81,9 @@ def run_request(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnO
     The outcome's `refused` is set when nothing was saved; `pending` when the turn waits
     for an approval (then no `done` is sent: the job goes on after the decision).
     """
+    context = turn_context(app, request.thread_id)  # the turn's config, made once
     try:
-        outcome = _run(app, request, events)
+        outcome = _run(app, request, events, context)
     except ThreadBusy as exc:
         return _refuse(events, str(exc), ErrorCode.THREAD_BUSY)
     except InputError as exc:
@@ -92,7 +94,8 @@ def run_request(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnO
         log.exception("turn of %s failed", request.thread_id)
         return _refuse(events, f"The turn failed unexpectedly: {exc}", ErrorCode.UNKNOWN)
     try:
-        events.metadata("turn", **turn_metadata(app, request.thread_id, outcome, events))
+        meta = turn_metadata(app, request.thread_id, outcome, events, context)
+        events.metadata("turn", **meta)
     except Exception as exc:  # noqa: BLE001 - the turn is saved; its report is a bonus
         log.warning("could not read the turn's metadata: %s", exc)
     if outcome.pending is not None:
@@ -109,16 +112,18 @@ def _refuse(events: TurnEvents, message: str, code: ErrorCode) -> TurnOutcome:
     return TurnOutcome(error_code=code.value, refused=message)
 
 
-def _run(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnOutcome:
+def _run(
+    app: ChatApp, request: TurnRequest, events: TurnEvents, context: TurnContext
+) -> TurnOutcome:
     thread_id = request.thread_id
     if request.kind == "resume":
         if request.tool_call_id:
             check_decision(app, thread_id, request.tool_call_id)
-        return resume_turn(app, thread_id, request.action, request.args, events)
+        return resume_turn(app, thread_id, request.action, request.args, events, context)
     if request.kind == "retry":
-        return retry_turn(app, thread_id, events)
+        return retry_turn(app, thread_id, events, context)
     if request.kind == "continue":
-        return continue_turn(app, thread_id, events)
+        return continue_turn(app, thread_id, events, context)
     keep: dict[str, Any] = {}  # per-thread settings, saved only if the turn is taken
     if request.strategy is not None:
         if request.strategy not in STRATEGIES:
@@ -140,6 +145,7 @@ def _run(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnOutcome:
         events=events,
         sent_at=request.sent_at,
         keep=keep,
+        context=context,
     )
 
 
@@ -157,23 +163,31 @@ def check_decision(app: ChatApp, thread_id: str, tool_call_id: str) -> dict[str,
 
 
 def turn_metadata(
-    app: ChatApp, thread_id: str, outcome: TurnOutcome, events: TurnEvents
+    app: ChatApp,
+    thread_id: str,
+    outcome: TurnOutcome,
+    events: TurnEvents,
+    context: TurnContext | None = None,
 ) -> dict[str, Any]:
     """The `turn` metadata event: what the turn was, what it cost, how it ended.
 
     With structured decisions this turn, `decisions` says how each was made (json_schema,
-    json_object, text or rule) and `fallbacks` names those the offline rule decided.
+    json_object, text or rule) and `fallbacks` names those the offline rule decided. The
+    state is read after the turn (the graph wrote it), with the turn's `context` config.
     """
-    values = thread_values(app, thread_id)
-    context = dict(values.get("last_context") or {})
+    if context is None:
+        values = thread_values(app, thread_id)
+    else:
+        values = dict(app.graph.get_state(context.config).values or {})
+    sizes = dict(values.get("last_context") or {})
     safeguard = dict(values.get("safeguard") or {})
     meta: dict[str, Any] = {
         "thread_id": thread_id,
         "turn": int(values.get("turn_count", 0)),
         "route": str(values.get("route") or "agent"),
         "summarized": events.summarized,
-        "context_chars": int(context.get("context_chars", 0)),
-        "full_chars": int(context.get("full_chars", 0)),
+        "context_chars": int(sizes.get("context_chars", 0)),
+        "full_chars": int(sizes.get("full_chars", 0)),
         "status": job_status(outcome),
     }
     if outcome.error_code:

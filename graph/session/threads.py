@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +16,9 @@ from graph.session.app import (
     retryable,
 )
 from graph.session.errors import storage_errors
-from graph.session.versions import TurnVersions, delete_slots, is_slot, versions_in
+from graph.session.records import new_thread, thread_budget, thread_recall, thread_strategy
+from graph.session.slots import TurnVersions, delete_slots, export_versions, is_slot, versions_in
+from graph.session.turns import close_interrupted
 from graph.settings import validate_budget, validate_rate
 from graph.storage import summaries
 from graph.storage.archive import (
@@ -29,7 +30,6 @@ from graph.storage.archive import (
     register_thread,
     update_thread,
 )
-from graph.storage.blocks import archived_numbers
 from graph.storage.checkpointer import FORK_SOURCE
 from graph.storage.facts import load_facts, read_pins
 from graph.text import check_text, check_thread_id
@@ -76,13 +76,6 @@ class ThreadView:
     """The raw checkpointed values, for export and the next-context preview."""
     versions: dict[int, TurnVersions] = field(default_factory=dict)
     """The turns of the line shown that have versions (regenerated or edited), by number."""
-
-
-def new_thread(app: ChatApp, title: str = "", owner: str = "") -> str:
-    """Create an empty thread (of `owner`, when the service's user made it); return its id."""
-    thread_id = f"session_{uuid.uuid4().hex[:12]}"
-    register_thread(app.persistence.archive, thread_id, title, owner)
-    return thread_id
 
 
 def ensure_thread(app: ChatApp, thread_id: str | None, owner: str = "") -> str:
@@ -166,24 +159,6 @@ def save_comparison(app: ChatApp, thread_id: str, sizes: dict[str, list[int]]) -
     _save_setting(app, thread_id, comparison={k: [int(c) for c in v] for k, v in sizes.items()})
 
 
-def thread_budget(app: ChatApp, record: dict[str, Any]) -> int:
-    """The thread's summary budget, or the configured default."""
-    value = record.get("budget")
-    return int(value) if isinstance(value, int) else app.settings.summary_budget
-
-
-def thread_recall(app: ChatApp, record: dict[str, Any]) -> bool:
-    """Whether the thread recalls earlier turns, or the configured default."""
-    value = record.get("recall")
-    return value if isinstance(value, bool) else app.settings.recall_enabled
-
-
-def thread_strategy(app: ChatApp, record: dict[str, Any]) -> str:
-    """The strategy a thread record names, or the configured default."""
-    name = str(record.get("strategy") or "")
-    return name if name in STRATEGIES else app.settings.default_strategy
-
-
 def delete_thread(app: ChatApp, thread_id: str) -> None:
     """Delete a thread, all of it or nothing: checkpoints, archive, index, list entry."""
     require_thread(app, thread_id)
@@ -194,8 +169,6 @@ def delete_thread(app: ChatApp, thread_id: str) -> None:
 
 def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -> ThreadView:
     """Read a thread for display: state values plus archived turns (the last `recent_turns`)."""
-    from graph.session.turns import close_interrupted  # turns builds on this module
-
     record = require_thread(app, thread_id)
     snapshot = close_interrupted(app, thread_id)
     values = dict(snapshot.values or {})
@@ -261,8 +234,6 @@ def export_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
     """
     from langchain_core.messages import messages_to_dict
 
-    from graph.session.versions import export_versions
-
     view = load_thread(app, thread_id)
     return {
         "export_version": EXPORT_VERSION,
@@ -304,7 +275,7 @@ def salvage_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
     """
     from langchain_core.messages import messages_to_dict
 
-    from graph.storage.archive import get_thread, load_archived_turns
+    from graph.storage.archive import archived_turn_numbers, get_thread, load_archived_turns
 
     out: dict[str, Any] = {"thread_id": thread_id, "turns": [], "unreadable_turns": []}
     try:
@@ -312,9 +283,7 @@ def salvage_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - salvage what can be read
         out["record_error"] = str(exc)
     try:
-        archive = app.persistence.archive
-        with archive.lock, archive.conn:
-            numbers = archived_numbers(archive.conn, thread_id)
+        numbers = archived_turn_numbers(app.persistence.archive, thread_id)
     except Exception as exc:  # noqa: BLE001
         out["archive_error"] = str(exc)
         numbers = []

@@ -27,8 +27,9 @@ from graph.memory import STRATEGIES
 from graph.memory.pins import MAX_PINS
 from graph.session.app import ChatApp, config_for
 from graph.session.errors import storage_errors
-from graph.session.threads import COUNT_FIELDS, EXPORT_VERSION, new_thread
-from graph.session.versions import delete_slots, hide, import_versions, new_slot
+from graph.session.records import new_thread
+from graph.session.slots import delete_slots, hide, import_versions, new_slot
+from graph.session.threads import COUNT_FIELDS, EXPORT_VERSION
 from graph.settings import validate_budget, validate_rate
 from graph.state import SUMMARY_FIELDS
 from graph.storage.archive import (

@@ -23,6 +23,7 @@ from langchain_core.messages import (
     RemoveMessage,
     ToolMessage,
 )
+from langchain_core.runnables import RunnableConfig
 from langgraph.constants import END
 from langgraph.types import Command, StateSnapshot
 
@@ -42,15 +43,15 @@ from graph.session.app import (
     pending_approval,
     require_thread,
     retryable,
-    thread_values,
 )
+from graph.session.context import TurnContext, turn_context
 from graph.session.errors import storage_errors
 from graph.session.events import TurnEvents
-from graph.session.threads import thread_budget, thread_recall, thread_strategy
+from graph.session.records import thread_budget, thread_recall, thread_strategy
 from graph.settings import validate_rate
+from graph.storage import DB_ERRORS
 from graph.storage.archive import update_thread
 from graph.storage.checkpointer import FORK_SOURCE, UNSETTLED
-from graph.storage.db import DB_ERRORS
 from graph.storage.leases import ThreadBusyError, release, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
@@ -109,6 +110,7 @@ def run_turn(
     events: TurnEvents | None = None,
     sent_at: str | None = None,
     keep: dict[str, Any] | None = None,
+    context: TurnContext | None = None,
 ) -> TurnOutcome:
     """Run one turn: the user's message at `turn_count` (app.py increments it beforehand).
 
@@ -118,7 +120,8 @@ def run_turn(
     message changes nothing.
 
     `sent_at` is when the message was sent (ISO 8601 with a time zone, see `now_iso`); the
-    adapters pass the current time, a replayed transcript its own times or none.
+    adapters pass the current time, a replayed transcript its own times or none. `context`
+    is the turn's (`turn_context`) when the caller made it; otherwise it is made here.
     """
     message = check_message(app, text)
     record = require_thread(app, thread_id)
@@ -132,15 +135,14 @@ def run_turn(
     except ValueError as exc:
         raise InputError(str(exc)) from exc
     app.persistence.check_file()
+    context = context or turn_context(app, thread_id)
     with _lease(app, thread_id):
-        return _run_turn(
-            app, thread_id, record, message, turn_count, rate, sent, events, keep or {}
-        )
+        return _run_turn(app, context, record, message, turn_count, rate, sent, events, keep or {})
 
 
 def _run_turn(
     app: ChatApp,
-    thread_id: str,
+    context: TurnContext,
     record: dict[str, Any],
     message: str,
     turn_count: int | None,
@@ -150,14 +152,16 @@ def _run_turn(
     keep: dict[str, Any],
 ) -> TurnOutcome:
     """The turn itself, under the thread's writer lease: checks against the saved state."""
-    config = config_for(thread_id, app.settings)
+    thread_id, config = context.thread_id, context.config
     with storage_errors():
         snapshot = app.graph.get_state(config)
-        if close_unanswered(app, thread_id, ErrorCode.TURN_INTERRUPTED, snapshot) is not None:
+        closed = close_unanswered(app, thread_id, ErrorCode.TURN_INTERRUPTED, snapshot, config)
+        if closed is not None:
             snapshot = app.graph.get_state(config)  # read again only when a turn was closed
+    context = context.started(record=record, snapshot=snapshot)
     if approval_in(snapshot.interrupts) is not None:
         raise InputError("This thread is waiting for a tool approval; answer it first.")
-    expected = int((snapshot.values or {}).get("turn_count", 0)) + 1
+    expected = int(context.values.get("turn_count", 0)) + 1
     turn_count = expected if turn_count is None else turn_count
     if turn_count != expected:
         raise InputError(f"Turn {turn_count} is out of order; this thread is at turn {expected}.")
@@ -169,8 +173,9 @@ def _run_turn(
         with storage_errors():
             update_thread(app.persistence.archive, thread_id, **changes)
         record = {**record, **changes}
+    context = context.started(record=record)
     payload = _payload(app, thread_id, record, message, turn_count, rate, sent)
-    return _stream(app, thread_id, payload, events)
+    return _stream(app, thread_id, payload, events, context)
 
 
 def _payload(
@@ -225,19 +230,28 @@ def resume_turn(
     action: str,
     args: dict[str, Any] | None = None,
     events: TurnEvents | None = None,
+    context: TurnContext | None = None,
 ) -> TurnOutcome:
     """Answer a pending approval with approve, reject or edit (with new args)."""
     if action not in ("approve", "reject", "edit"):
         raise InputError(f"Unknown decision {action!r}.")
     app.persistence.check_file()
+    context = context or turn_context(app, thread_id)
     with _lease(app, thread_id):
-        if pending_approval(app, thread_id) is None:
+        with storage_errors():
+            snapshot = app.graph.get_state(context.config)
+        if pending_approval(app, thread_id, snapshot) is None:
             raise InputError("Nothing is waiting for approval in this thread.")
         command: Command[Any] = Command(resume={"action": action, "args": args})
-        return _stream(app, thread_id, command, events)
+        return _stream(app, thread_id, command, events, context.started(snapshot=snapshot))
 
 
-def retry_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -> TurnOutcome:
+def retry_turn(
+    app: ChatApp,
+    thread_id: str,
+    events: TurnEvents | None = None,
+    context: TurnContext | None = None,
+) -> TurnOutcome:
     """Answer the last, unanswered turn again in place: same turn number, same message.
 
     A thread forked in the middle of a turn (see `graph.session.history`) goes on from its
@@ -257,10 +271,15 @@ def retry_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -
         removed = [RemoveMessage(id=m.id or "") for m in _unfinished(completed[-1])]
         return {"messages": removed}, "summary_node"
 
-    return _in_place(app, thread_id, events, prepare)
+    return _in_place(app, context or turn_context(app, thread_id), events, prepare)
 
 
-def continue_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None) -> TurnOutcome:
+def continue_turn(
+    app: ChatApp,
+    thread_id: str,
+    events: TurnEvents | None = None,
+    context: TurnContext | None = None,
+) -> TurnOutcome:
     """Continue: the model goes on from the last, cut-off answer; the text is appended.
 
     Same turn, same message. The cut-off answer leaves the state for the llm_node's run
@@ -277,7 +296,7 @@ def continue_turn(app: ChatApp, thread_id: str, events: TurnEvents | None = None
             "continuing": content_text(last),
         }, "recall_node"
 
-    return _in_place(app, thread_id, events, prepare)
+    return _in_place(app, context or turn_context(app, thread_id), events, prepare)
 
 
 Change = tuple[dict[str, Any], str]
@@ -286,7 +305,7 @@ Change = tuple[dict[str, Any], str]
 
 def _in_place(
     app: ChatApp,
-    thread_id: str,
+    context: TurnContext,
     events: TurnEvents | None,
     prepare: Callable[[StateSnapshot, list[BaseMessage]], Change | None],
 ) -> TurnOutcome:
@@ -295,9 +314,9 @@ def _in_place(
     `prepare` reads the thread's state and says what to change first (None: nothing), or
     raises InputError when there is nothing to go on with.
     """
+    thread_id, config = context.thread_id, context.config
     require_thread(app, thread_id)
     app.persistence.check_file()
-    config = config_for(thread_id, app.settings)
     with _lease(app, thread_id):
         with storage_errors():
             snapshot = app.graph.get_state(config)
@@ -305,7 +324,7 @@ def _in_place(
         if change is not None:
             with storage_errors():
                 app.graph.update_state(config, change[0], as_node=change[1])
-        return _stream(app, thread_id, None, events)
+        return _stream(app, thread_id, None, events, context.started(snapshot=snapshot))
 
 
 def _unfinished(turn: list[BaseMessage]) -> list[BaseMessage]:
@@ -403,13 +422,20 @@ def _settle_head(app: ChatApp, thread_id: str) -> None:
         log.warning("thread %s: a message whose process died as it arrived was dropped", thread_id)
 
 
-def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | None) -> TurnOutcome:
+def _stream(
+    app: ChatApp,
+    thread_id: str,
+    payload: Any,
+    events: TurnEvents | None,
+    context: TurnContext | None = None,
+) -> TurnOutcome:
     """Run the graph for one turn (or its resumption) and report it on `events`.
 
     Between graph steps the job's cancel flag is read: a cancelled turn stops, and what
     was said stays as an unanswered turn (CANCELLED), never lost.
     """
-    config = config_for(thread_id, app.settings)
+    context = context or turn_context(app, thread_id)
+    config = context.run_config()
     # the turn's model calls share one time limit, however steadily a server streams
     config["configurable"][TURN_DEADLINE] = time.monotonic() + app.settings.turn_timeout_s
     outcome = TurnOutcome()
@@ -470,7 +496,7 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
         return _after_storage_error(app, thread_id, payload)
     except TurnCancelled:
         # a stopped turn keeps its message, unanswered (the stream wrote what it had)
-        return _keep(app, thread_id, payload, ErrorCode.CANCELLED)
+        return _keep(app, thread_id, payload, ErrorCode.CANCELLED, context.config)
     try:  # housekeeping: a failure here changes nothing that was saved
         prune_checkpoints(app.persistence.saver, thread_id, app.settings.keep_turns)
         update_thread(app.persistence.archive, thread_id)
@@ -479,7 +505,7 @@ def _stream(app: ChatApp, thread_id: str, payload: Any, events: TurnEvents | Non
     if outcome.pending is None:
         if last is None:  # the stream ended without an answer: read it from the state
             try:
-                last = thread_values(app, thread_id)["messages"][-1]
+                last = (app.graph.get_state(context.config).values or {})["messages"][-1]
             except DB_ERRORS:
                 return _after_storage_error(app, thread_id, payload)
         outcome.answer = content_text(last)
@@ -555,18 +581,27 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str, ensure_ascii=False))
 
 
-def _keep(app: ChatApp, thread_id: str, payload: Any, code: ErrorCode) -> TurnOutcome:
-    """Make sure `payload`'s message is saved, then close its turn as unanswered (`code`)."""
+def _keep(
+    app: ChatApp,
+    thread_id: str,
+    payload: Any,
+    code: ErrorCode,
+    config: RunnableConfig | None = None,
+) -> TurnOutcome:
+    """Make sure `payload`'s message is saved, then close its turn as unanswered (`code`).
+
+    `config` is the thread's (the turn's context holds it); the state is read again here,
+    as the graph has written since the turn began.
+    """
+    config = config or config_for(thread_id, app.settings)
     with storage_errors():
-        values = thread_values(app, thread_id)
+        values = dict(app.graph.get_state(config).values or {})
         wanted = payload.get("turn_count") if isinstance(payload, dict) else None
         if wanted is not None and int(values.get("turn_count", 0)) == int(wanted) - 1:
-            app.graph.update_state(
-                config_for(thread_id, app.settings), payload, as_node="summary_node"
-            )
-        final = close_unanswered(app, thread_id, code)
+            app.graph.update_state(config, payload, as_node="summary_node")
+        final = close_unanswered(app, thread_id, code, config=config)
         if final is None:  # it had finished after all
-            final = thread_values(app, thread_id)["messages"][-1]
+            final = (app.graph.get_state(config).values or {})["messages"][-1]
         prune_checkpoints(app.persistence.saver, thread_id, app.settings.keep_turns)
         update_thread(app.persistence.archive, thread_id)
     return TurnOutcome(
@@ -692,15 +727,19 @@ def close_interrupted(app: ChatApp, thread_id: str) -> StateSnapshot:
 
 
 def close_unanswered(
-    app: ChatApp, thread_id: str, code: ErrorCode, snapshot: Any = None
+    app: ChatApp,
+    thread_id: str,
+    code: ErrorCode,
+    snapshot: Any = None,
+    config: RunnableConfig | None = None,
 ) -> AIMessage | None:
     """Close a turn that never got its answer with an apology marked `code`; None if none.
 
     Its tool calls that never ran get error results first, so every call keeps its answer.
     A turn paused for approval is not unanswered. `snapshot` is the thread's state when the
-    caller has just read it.
+    caller has just read it, `config` its config when the caller holds it.
     """
-    config = config_for(thread_id, app.settings)
+    config = config or config_for(thread_id, app.settings)
     snapshot = snapshot if snapshot is not None else app.graph.get_state(config)
     messages = list((snapshot.values or {}).get("messages", []))
     if snapshot.interrupts or not turn_open(messages):

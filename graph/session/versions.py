@@ -41,7 +41,7 @@ keeps every store keyed by thread right without keying each of them by branch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -51,33 +51,32 @@ from langchain_core.messages import HumanMessage
 from graph.errors import CheckpointNotFound, InputError, ThreadBusy
 from graph.session.app import ChatApp, require_thread
 from graph.session.errors import storage_errors
+from graph.session.history import checkpoints, fork_thread
+from graph.session.slots import (
+    COMPARISON,
+    VERSION_OF,
+    VERSIONS,
+    TurnVersions,
+    delete_slots,
+    entries_of,
+    export_versions,
+    hide,
+    import_versions,
+    is_slot,
+    new_slot,
+    turn_versions,
+    versions_in,
+)
+from graph.session.threads import load_thread
+from graph.session.turns import check_message
 from graph.storage.archive import (
     delete_archive,
     get_thread,
     move_rows,
     update_thread,
-    version_slots,
 )
 from graph.storage.leases import ThreadBusyError, writer_lease
 from graph.turns import content_text, turn_open
-
-VERSIONS = "versions"
-"""The thread record's field: turn (a string) -> {"slots": [...], "shown": k}."""
-COMPARISON = "comparison"
-"""The thread record's strategy comparison (`save_comparison`), which follows its line."""
-VERSION_OF = "version_of"
-"""A slot's record: the thread whose version it holds (it is not listed)."""
-
-
-@dataclass(frozen=True)
-class TurnVersions:
-    """The versions of one turn, for the `◀ 2/3 ▶` switcher."""
-
-    turn: int
-    shown: int
-    """The version shown, from 1."""
-    count: int
-    """How many versions the turn has."""
 
 
 @dataclass(frozen=True)
@@ -87,28 +86,6 @@ class Redo:
     thread_id: str
     message: str
     turn_count: int
-
-
-def turn_versions(app: ChatApp, thread_id: str) -> dict[int, TurnVersions]:
-    """The turns of the shown line that have more than one version, by turn number."""
-    return versions_in(require_thread(app, thread_id))
-
-
-def versions_in(record: dict[str, Any]) -> dict[int, TurnVersions]:
-    """The `versions` of a thread record, by turn number."""
-    return {
-        int(n): TurnVersions(int(n), int(e["shown"]), len(e["slots"]))
-        for n, e in _entries(record).items()
-    }
-
-
-def _entries(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {str(n): dict(e) for n, e in dict(record.get(VERSIONS) or {}).items()}
-
-
-def is_slot(record: dict[str, Any]) -> bool:
-    """Whether a thread record is a hidden version slot (not a conversation of its own)."""
-    return bool(record.get(VERSION_OF))
 
 
 def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = None) -> Redo:
@@ -124,10 +101,6 @@ def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = N
     ThreadBusy while a turn runs; CheckpointNotFound when no checkpoint from before the
     turn is kept (pruned by CHECKPOINT_KEEP_TURNS, or the thread was imported after it).
     """
-    from graph.session.history import checkpoints, fork_thread
-    from graph.session.threads import load_thread
-    from graph.session.turns import check_message
-
     record = require_thread(app, thread_id)
     if is_slot(record):
         raise InputError(f"Unknown thread {thread_id!r}.")
@@ -152,7 +125,7 @@ def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = N
         try:
             with storage_errors():
                 update_thread(archive, fork, **{VERSION_OF: thread_id, "title": ""})
-                entries = _entries(record)
+                entries = entries_of(record)
                 entry = entries.get(str(turn)) or {
                     "slots": [new_slot(app, thread_id, record)],
                     "shown": 1,
@@ -173,6 +146,36 @@ def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = N
     return Redo(thread_id=thread_id, message=text, turn_count=turn)
 
 
+def redo_last_turn(
+    app: ChatApp,
+    thread_id: str,
+    message: str | None = None,
+    *,
+    turn: int | None = None,
+) -> Redo:
+    """A new version of the thread's last turn, shown in place, to send its message again.
+
+    With `message` that text in its place (edit and resend), without it the same text
+    (regenerate); the earlier version stays, to switch back to (`graph.session.versions`).
+    `turn` is the turn the user asked to redo: if the conversation went on since (another
+    window, a turn still running), nothing is done. The caller runs the turn in the thread
+    (`run_turn` with `Redo.message` at `Redo.turn_count`).
+
+    InputError when there is no such last turn or the message is empty or too long;
+    CheckpointNotFound when no checkpoint from before the last message is kept.
+    """
+    view = load_thread(app, thread_id, recent_turns=1)
+    if not view.turns:
+        raise InputError("This conversation has no message to send again yet.")
+    number, messages = view.turns[-1]
+    if (turn is not None and turn != number) or (turn_open(messages) and not view.pending):
+        raise InputError(
+            "The conversation has gone on (or its last turn is still running); only the "
+            "last turn, once it has ended or waits for an approval, can be sent again."
+        )
+    return new_version(app, thread_id, number, message)
+
+
 def switch_version(app: ChatApp, thread_id: str, turn: int, version: int) -> TurnVersions:
     """Show version `version` (from 1) of `turn`, with its own continuation.
 
@@ -181,7 +184,7 @@ def switch_version(app: ChatApp, thread_id: str, turn: int, version: int) -> Tur
     """
     with _quiet(app, thread_id):
         record = require_thread(app, thread_id)
-        entries = _entries(record)
+        entries = entries_of(record)
         entry = entries.get(str(turn))
         if entry is None or is_slot(record):
             raise InputError(f"Turn {turn} of this conversation has no other versions.")
@@ -217,7 +220,7 @@ def _move(
     archive = app.persistence.archive
     parked = {n: e for n, e in entries.items() if int(n) > turn}
     theirs = get_thread(archive, back) or {}
-    brought = _entries(theirs)
+    brought = entries_of(theirs)
     # a strategy comparison replays the line it was made on: it goes with the line
     mine = dict((get_thread(archive, thread_id) or {}).get(COMPARISON) or {})
     compared = dict(theirs.get(COMPARISON) or {})
@@ -249,85 +252,6 @@ def _forget(app: ChatApp, *threads: str) -> None:
         app.persistence.saver.forget_packs(thread)
 
 
-def new_slot(app: ChatApp, thread_id: str, record: dict[str, Any]) -> str:
-    """An empty hidden slot of the thread (the version shown now parks there later)."""
-    from graph.session.threads import new_thread
-
-    slot = new_thread(app, owner=str(record.get("owner") or ""))
-    update_thread(app.persistence.archive, slot, **{VERSION_OF: thread_id})
-    return slot
-
-
-def hide(app: ChatApp, slot: str, thread_id: str) -> None:
-    """Make a thread just written (an imported version) a hidden slot of `thread_id`."""
-    update_thread(app.persistence.archive, slot, **{VERSION_OF: thread_id, "title": ""})
-
-
-def export_versions(
-    app: ChatApp, thread_id: str, export: Callable[[ChatApp, str], dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The thread's versions for its export: per turn, the version shown and the others.
-
-    Each version not shown is `export` of its slot (a whole export, its own versions in
-    it): `[{"turn": 4, "shown": 2, "others": {"1": {...}, "3": {...}}}]`.
-    """
-    record = require_thread(app, thread_id)
-    out = []
-    for n, entry in sorted(_entries(record).items(), key=lambda item: int(item[0])):
-        shown = int(entry["shown"])
-        others = {
-            str(k): export(app, slot) for k, slot in enumerate(entry["slots"], 1) if k != shown
-        }
-        out.append({"turn": int(n), "shown": shown, "others": others})
-    return out
-
-
-def import_versions(
-    app: ChatApp,
-    thread_id: str,
-    root: str,
-    exported: Any,
-    turns: int,
-    load: Callable[[ChatApp, dict[str, Any], str], str],
-) -> None:
-    """Write an export's `versions` back: each version not shown becomes a slot of `root`.
-
-    `load(app, export, root)` imports one version's line as a slot and returns its id.
-    InputError for a malformed entry (the caller removes what was written).
-    """
-    if exported is None:
-        return
-    if not isinstance(exported, list):
-        raise InputError("The export's versions must be a list.")
-    entries: dict[str, dict[str, Any]] = {}
-    for item in exported:
-        if not isinstance(item, dict):
-            raise InputError("A version entry of the export is not an object.")
-        turn, shown, others = item.get("turn"), item.get("shown"), item.get("others")
-        if not isinstance(turn, int) or not 1 <= turn <= turns or str(turn) in entries:
-            raise InputError(f"The export has versions of an unknown turn {turn!r}.")
-        if not isinstance(others, dict) or not others:
-            raise InputError(f"The versions of turn {turn} list no other version.")
-        count = len(others) + 1
-        wanted = {str(k) for k in range(1, count + 1)} - {str(shown)}
-        if not isinstance(shown, int) or set(others) != wanted:
-            raise InputError(f"The versions of turn {turn} are not numbered 1 to {count}.")
-        if not all(isinstance(other, dict) for other in others.values()):
-            raise InputError(f"A version of turn {turn} in the export is not an object.")
-        slots = [
-            new_slot(app, root, {}) if k == shown else load(app, others[str(k)], root)
-            for k in range(1, count + 1)
-        ]
-        entries[str(turn)] = {"slots": slots, "shown": shown}
-    update_thread(app.persistence.archive, thread_id, **{VERSIONS: entries})
-
-
-def delete_slots(app: ChatApp, thread_id: str) -> None:
-    """Delete every version slot of a thread (a thread being deleted)."""
-    for slot in version_slots(app.persistence.archive, thread_id):
-        delete_archive(app.persistence.archive, slot)
-
-
 def _before(
     app: ChatApp, thread_id: str, record: dict[str, Any], turn: int, checkpoints: Any
 ) -> tuple[str, str]:
@@ -338,7 +262,7 @@ def _before(
     """
     candidates = [thread_id] + [
         slot
-        for n, entry in sorted(_entries(record).items(), key=lambda item: int(item[0]))
+        for n, entry in sorted(entries_of(record).items(), key=lambda item: int(item[0]))
         if int(n) >= turn
         for slot in entry["slots"]
     ]
@@ -386,6 +310,7 @@ __all__ = [
     "is_slot",
     "new_slot",
     "new_version",
+    "redo_last_turn",
     "switch_version",
     "turn_versions",
     "versions_in",

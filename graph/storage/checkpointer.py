@@ -31,7 +31,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableConfig
@@ -48,13 +48,13 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph.errors import StorageCorrupt
 from graph.storage.history_packs import (
-    PACKS_TABLE,
     Execute,
     HistoryPacks,
     Serialized,
     checkpoint_config,
 )
 from graph.storage.packing import loads
+from graph.storage.rows import BLOBS_TABLE, PACKS_TABLE, CheckpointRow, checkpoint_row
 from graph.storage.zdict import DECODE_ERRORS, checked, inflate, zcompress, zdecompress
 
 T = TypeVar("T")
@@ -90,20 +90,6 @@ _Z = "+z"
 before)."""
 _ZS = "+zs"
 """Suffix of the type of a value compressed with zstd and the same preset dictionary."""
-
-BLOBS_TABLE = """
-CREATE TABLE IF NOT EXISTS checkpoint_blobs (
-    thread_id TEXT NOT NULL,
-    checkpoint_ns TEXT NOT NULL DEFAULT '',
-    channel TEXT NOT NULL,
-    version TEXT NOT NULL,
-    type TEXT NOT NULL,
-    blob BLOB,
-    PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
-);
-"""
-"""A rowid table on purpose: WITHOUT ROWID rows past about 1 KB spill into overflow pages of
-their own, which tripled the bytes on disk of values this size."""
 
 FORK_SOURCE = "fork"
 """The `source` in the metadata of a forked thread's first checkpoint."""
@@ -211,14 +197,6 @@ def _error_code(values: Mapping[str, Any]) -> str | None:
         code = last.response_metadata.get("error_code")
         return str(code) if code else None
     return None
-
-
-class CheckpointRow(NamedTuple):
-    """A checkpoint as pruning sees it."""
-
-    checkpoint_id: str
-    turn: int
-    parent: str | None
 
 
 class ChatMetadata:
@@ -336,16 +314,6 @@ class ChatMetadata:
         else:
             number = int(str(current).split(".")[0])
         return f"{number + 1:08d}"
-
-
-def checkpoint_row(checkpoint_id: Any, metadata: Mapping[str, Any], parent: Any) -> CheckpointRow:
-    """A checkpoint as pruning sees it; an unknown turn counts as 0."""
-    turn = metadata.get("turn")
-    return CheckpointRow(
-        str(checkpoint_id),
-        int(turn) if isinstance(turn, int) else 0,
-        str(parent) if parent else None,
-    )
 
 
 def _stored_apart(checkpoint: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:

@@ -6,8 +6,9 @@ import time
 from typing import Any
 
 from graph.storage import blocks
-from graph.storage.archive import Archive, pack_json, unpack_json
+from graph.storage.archive import Archive
 from graph.storage.db import lock_thread
+from graph.storage.packing import pack_json, unpack_json
 
 
 def record_facts(

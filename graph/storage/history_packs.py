@@ -40,7 +40,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import zstandard
 from langchain_core.runnables import RunnableConfig
@@ -53,28 +53,10 @@ from langgraph.checkpoint.base import (
 
 from graph.errors import StorageCorrupt
 from graph.storage.packing import loads
+from graph.storage.rows import CheckpointRow
 from graph.storage.zdict import checked, with_checksum
 
-if TYPE_CHECKING:
-    from graph.storage.checkpointer import CheckpointRow
-
 log = logging.getLogger(__name__)
-
-PACKS_TABLE = """
-CREATE TABLE IF NOT EXISTS checkpoint_turns (
-    thread_id TEXT NOT NULL,
-    checkpoint_ns TEXT NOT NULL DEFAULT '',
-    turn INTEGER NOT NULL,
-    first_id TEXT NOT NULL,
-    last_id TEXT NOT NULL,
-    base_turn INTEGER,
-    pack BLOB NOT NULL,
-    PRIMARY KEY (thread_id, checkpoint_ns, turn)
-);
-"""
-"""One row per finished turn of a thread's kept history. `first_id` and `last_id` bound
-the ids of the checkpoints it holds (its base first), so a checkpoint is found by id;
-`base_turn` is the turn whose pack it was compressed against (NULL: none)."""
 
 LEVEL = 3
 """zstd's level: 9 would make the 20 turns' packs a fifth smaller at twice the time."""

@@ -33,11 +33,10 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from graph.storage.checkpointer import (
     INTERRUPT,
     ChatMetadata,
-    CheckpointRow,
     CompressedSerializer,
-    checkpoint_row,
 )
 from graph.storage.history_packs import Execute, HistoryPacks
+from graph.storage.rows import CheckpointRow, checkpoint_row
 
 log = logging.getLogger(__name__)
 

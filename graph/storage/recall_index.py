@@ -31,6 +31,7 @@ from langchain_core.messages import BaseMessage
 
 from graph.errors import StorageCorrupt
 from graph.storage.db import Connection, lock_thread
+from graph.storage.messages import unpack_turn
 from graph.turns import turn_document, user_text
 
 MAX_POSTINGS = 300
@@ -416,8 +417,6 @@ def index_packed_turns(
 
     `lock` as for `index_turns`.
     """
-    from graph.storage.archive import unpack_turn
-
     by_thread: dict[str, list[tuple[int, Sequence[str]]]] = {}
     for thread_id, turn, packed in rows:
         messages = unpack_turn(packed)

@@ -57,9 +57,9 @@ import logging
 from collections.abc import Callable
 
 from graph.storage.blocks import BLOCKS_TABLE, archived_rows, seal_archived
-from graph.storage.checkpointer import BLOBS_TABLE
 from graph.storage.db import Connection, begin_exclusive, ddl, dialect, tables
-from graph.storage.history_packs import PACKS_TABLE
+from graph.storage.recall_index import index_packed_turns
+from graph.storage.rows import BLOBS_TABLE, PACKS_TABLE
 
 log = logging.getLogger(__name__)
 
@@ -168,8 +168,6 @@ def schema_version(conn: Connection) -> int:
 
 def _backfill_recall(conn: Connection, before: int = 0) -> None:
     """Index every archived turn of a version-1 file for recall."""
-    from graph.storage.recall_index import index_packed_turns
-
     rows = list(archived_rows(conn))
     # no lock per thread: PostgreSQL would hold one per thread until the upgrade commits
     # (past some thousands of threads, more than its lock table holds); the upgrade's own

@@ -30,10 +30,10 @@ from graph.storage.archive import (
     load_archived_turns,
     load_context_stats,
     load_summary_meta,
-    pack_turn,
     record_summary_meta,
 )
 from graph.storage.facts import facts_in_range, load_facts
+from graph.storage.messages import pack_turn
 from graph.storage.packing import dump, pack_text
 from graph.storage.schema import SCHEMA_VERSION
 from tests.conftest import Store

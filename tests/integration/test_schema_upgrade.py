@@ -133,7 +133,7 @@ def test_the_v3_upgrade_reindexes_english_words_cut_by_version_2(
     from langchain_core.messages import AIMessage, HumanMessage
 
     import graph.retrieval.tokenize as tokenize
-    from graph.storage.archive import pack_turn
+    from graph.storage.messages import pack_turn
     from graph.storage.recall_index import index_turns
 
     db = tmp_path / "v2.sqlite"
@@ -245,7 +245,7 @@ def test_a_postgresql_upgrade_reindexing_thousands_of_threads_fits_the_lock_tabl
     import psycopg
     from langchain_core.messages import AIMessage, HumanMessage
 
-    from graph.storage.archive import pack_turn
+    from graph.storage.messages import pack_turn
     from tests.postgres import start_or_skip
 
     server = start_or_skip(

@@ -9,8 +9,8 @@ import pytest
 import zstandard
 
 from graph.errors import StorageCorrupt
-from graph.storage.archive import pack_json, unpack_json
 from graph.storage.checkpointer import CompressedSerializer
+from graph.storage.packing import pack_json, unpack_json
 from graph.storage.zdict import DICTIONARIES, ZDICT, deflate, inflate
 
 COSTS = {
