@@ -790,15 +790,18 @@ class OfflineChatModel(BaseChatModel):
         )
         if not found:
             return None
-        quotes = []
+        quotes: list[str] = []
+        last = ""
         for statement, _ in sorted(found, key=lambda pair: pair[0].turn):
             text = statement.text if len(statement.text) <= 400 else statement.text[:399] + "…"
-            head = (
-                f"말씀하신 내용입니다 ({statement.label}):"
-                if korean
-                else f"You said this ({statement.label}):"
-            )
-            quotes.append(f"{head}\n\n> {text}")
+            if statement.label != last:  # sentences of one summary come under one head
+                quotes.append(
+                    f"말씀하신 내용입니다 ({statement.label}):"
+                    if korean
+                    else f"You said this ({statement.label}):"
+                )
+                last = statement.label
+            quotes.append(f"> {text}")
         quoted = [Memory(statement.label, statement.text, 1.0) for statement, _ in found]
         return "\n\n".join(quotes), quoted
 

@@ -363,7 +363,11 @@ def test_what_the_chat_says_matches_what_the_panel_shows(server: str) -> None:
         card.first.wait_for(timeout=20_000)
         panel = page.locator(".st-key-memory_panel")
         expect(panel).to_contain_text("HR-20417")
-        expect(panel).not_to_contain_text("기억해 두겠습니다")
+        # the cards (up to the statistics under them) keep no echo of the user's words
+        text = panel.inner_text()
+        cards = text[text.index("[1-3턴 요약]") : text.index("📊")]
+        assert "HR-20417" in cards and "7월 23일" in cards, cards
+        assert "기억해 두겠습니다" not in cards, cards
         _shot(page, "memory-2-cards")
         _send(page, "Hello! My dog's name is Bori and she was born on 2021-05-05.", 13)
         expect(page.locator('[data-testid="stChatMessage"]').last).to_contain_text(
