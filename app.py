@@ -66,6 +66,7 @@ from graph.session import (
     set_thread_strategy,
     start_turn,
     switch_version,
+    thread_exists,
     threads,
     turn_versions,
     unpin,
@@ -108,7 +109,7 @@ def _thread_id(app: ChatApp, lang: str) -> str:
     """
     wanted = st.query_params.get("thread")
     listed = threads(app)
-    if wanted in {str(r["thread_id"]) for r in listed}:
+    if wanted and thread_exists(app, str(wanted)):  # not only the newest listed
         return str(wanted)
     if wanted:
         st.session_state["flash"] = t("thread_gone", lang)
@@ -250,15 +251,18 @@ def main() -> None:
                 on_retry=(lambda: _retry(app, thread, lang))
                 if (view.retryable or view.resumable) and not view.pending and not queued
                 else None,
+                # not while a clicked turn is about to run on this very page
                 on_redo=(lambda turn, text: _redo(app, thread, text, turn, lang))
-                if view.turns and not view.resumable
+                if view.turns and not view.resumable and not queued
                 else None,
                 on_continue=(lambda: _continue(app, thread, lang))
                 if view.turns and cut_off(view.turns[-1][1][-1]) and not view.pending and not queued
                 else None,
                 key=f"{thread}_",
                 versions={n: (v.shown, v.count) for n, v in view.versions.items()},
-                on_version=lambda turn, k: _show_version(app, thread, turn, k),
+                on_version=(lambda turn, k: _show_version(app, thread, turn, k))
+                if not queued
+                else None,
             ),
         )
         if view.pending and not queued:

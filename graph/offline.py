@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ from graph.text import (
     is_korean,
     is_question,
     opens_with_greeting,
+    tells_nothing,
 )
 from graph.times import english_weekdays
 from graph.turns import content_text
@@ -207,7 +208,7 @@ _PARTICLE = re.compile(
 """A Korean particle ending a word: "생일이" is "생일" + "이", and its "일이" no word."""
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=2048)
 def _words(text: str) -> frozenset[str]:
     """Syllable pairs of words without their particles, and dictionary forms.
 
@@ -300,7 +301,11 @@ CONCEPT_BONUS = 0.3
 """Added when a memory has the kind of fact the question asks for (a name, a time, an amount)."""
 
 
-def find_memory(question: str, memories: Sequence[Memory]) -> tuple[Memory, float] | None:
+def find_memory(
+    question: str,
+    memories: Sequence[Memory],
+    grams: Callable[[str], frozenset[str]] = _bigrams,
+) -> tuple[Memory, float] | None:
     """The memory sharing most of the question's words, or None below `NO_MATCH`.
 
     Word overlap is counted on character bigrams (robust to Korean particles); a memory that
@@ -308,14 +313,14 @@ def find_memory(question: str, memories: Sequence[Memory]) -> tuple[Memory, floa
     preference) gets a bonus. Among recalled turns that score within `RECENT_MARGIN` of the
     best, the latest wins: a fact said again later is the current one.
     """
-    wanted = _bigrams(question)
+    wanted = grams(question)
     if not wanted:
         return None
     lower = question.lower()
     asked = [answer for ask, answer in _CONCEPTS if ask.search(lower)]
     scored: list[tuple[Memory, float]] = []
     for memory in memories:
-        score = len(wanted & _bigrams(memory.text)) / len(wanted)
+        score = len(wanted & grams(memory.text)) / len(wanted)
         score += CONCEPT_BONUS * sum(bool(a.search(memory.text.lower())) for a in asked)
         scored.append((memory, score * memory.weight))
     if not scored:
@@ -405,7 +410,7 @@ def _context_memories(messages: Sequence[BaseMessage], korean: bool) -> list[Mem
                                 part=part.group(1) if part else "",
                             )
                         )
-        elif isinstance(msg, HumanMessage) and text and not is_question(text):
+        elif isinstance(msg, HumanMessage) and text and not tells_nothing(text):
             memories.append(Memory("이전 대화의 사용자 말" if korean else "you said", text, 1.0))
         elif isinstance(msg, AIMessage) and text and not msg.tool_calls:
             if not text.startswith(_STOCK):
@@ -746,8 +751,8 @@ class OfflineChatModel(BaseChatModel):
             if (
                 own is not None
                 and _ABOUT_USER.search(question)
-                and _best_score(question, own[1])
-                >= max(OWN_OVER_DOCUMENTS, _best_score(question, documents))
+                and _best_score(question, own[1], _words)
+                >= max(OWN_OVER_DOCUMENTS, _best_score(question, documents, _words))
             ):
                 return own[0]
             return self._answer_from_documents(
@@ -787,6 +792,9 @@ class OfflineChatModel(BaseChatModel):
             kinds,
             [answer for _, answer in _CONCEPTS],
             bonus=CONCEPT_BONUS,
+            # a question not about the user ("강아지 사료 추천해줘") is theirs only when
+            # what they said matches it well
+            floor=NO_MATCH if _ABOUT_USER.search(question) else OWN_OVER_DOCUMENTS,
         )
         if not found:
             return None
@@ -806,9 +814,11 @@ class OfflineChatModel(BaseChatModel):
         return "\n\n".join(quotes), quoted
 
 
-def _best_score(question: str, memories: Sequence[Memory]) -> float:
+def _best_score(
+    question: str, memories: Sequence[Memory], grams: Callable[[str], frozenset[str]]
+) -> float:
     """How well the best of `memories` matches the question (as `find_memory` scores)."""
-    found = find_memory(question, memories)
+    found = find_memory(question, memories, grams)
     return found[1] if found else 0.0
 
 

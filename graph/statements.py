@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from graph.summarizer import sentences
-from graph.text import is_greeting, is_question
+from graph.text import is_greeting, tells_nothing
 
 _ROLE = re.compile(r"(?:^|\s)(사용자|User|AI|Assistant|도구\([^)]*\)|Tool\([^)]*\)):\s", re.M)
 _USER_ROLES = ("사용자", "User")
@@ -58,12 +58,12 @@ def user_segments(text: str) -> list[str]:
 def said(text: str, turn: float, label: str, whole: bool) -> list[Statement]:
     """The statements of one user part: the whole message, or each sentence, minus questions."""
     if whole:
-        kept = [s for s in sentences(text) if not is_question(s) and not is_greeting(s)]
+        kept = [s for s in sentences(text) if not tells_nothing(s) and not is_greeting(s)]
         return [Statement(" ".join(kept), turn, label)] if kept else []
     return [
         Statement(s, turn + i / 1000, label)
         for i, s in enumerate(sentences(text))
-        if not is_question(s) and not is_greeting(s)
+        if not tells_nothing(s) and not is_greeting(s)
     ]
 
 
@@ -122,14 +122,17 @@ def best_statements(
         )
         for s, have in zip(statements, pieces, strict=True)
     ]
-    top = max(item.score for item in scored)
+    sharing = [item for item in scored if item.words > 0]  # a word in common, at least
+    if not sharing:
+        return []
+    top = max(item.score for item in sharing)
     if top < floor:
         return []
-    said = max(item.words for item in scored)
-    close = [i for i in scored if i.score >= top - margin and i.words >= said / 2]
+    said = max(item.words for item in sharing)
+    close = [i for i in sharing if i.score >= top - margin and i.words >= said / 2]
     chosen: list[_Scored] = []
     for item in sorted(
-        close or [max(scored, key=lambda i: i.score)], key=lambda i: -i.statement.turn
+        close or [max(sharing, key=lambda i: i.score)], key=lambda i: -i.statement.turn
     ):
         if len(chosen) < most and not any(_replaces(c, item) for c in chosen):
             chosen.append(item)

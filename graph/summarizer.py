@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field
 from graph.budgets import estimate_tokens
 from graph.safeguard import mask, unmask
 from graph.structured import ask_structured
-from graph.text import is_question
+from graph.text import tells_nothing
 from graph.turns import content_text
 from prompt import get_prompt
 
@@ -52,12 +52,15 @@ EXTRACTIVE_TOLERANCE = 0.10
 """The extractive summary lands within this share of the target."""
 
 _SENTENCE = re.compile(
-    r"(?:[^.!?。…\n]|\.(?=[A-Za-z0-9])|(?<=\b[A-Z][a-z])\.(?= [A-Z])|(?<=\b[A-Z])\.(?= [A-Z]))+"
-    r"(?:[.!?。…]+|$)",
+    r"(?:[^.!?。…\n]|\.(?=[A-Za-z0-9])|"
+    + "|".join(
+        rf"(?<=\b{a})\.(?= [A-Z])" for a in ("Dr", "Mr", "Ms", "Mrs", "St", "Jr", "Sr", "Prof")
+    )
+    + r")+(?:[.!?。…]+|$)",
     re.MULTILINE,
 )
 """A sentence: up to its end mark; a dot inside a word or number ("3.5", "e.g") and after a
-capitalized one- or two-letter abbreviation before a name ("Dr. Okafor") does not end it;
+title's abbreviation before a name ("Dr. Okafor", "St. James") does not end it;
 the "…" of a sentence cut short does."""
 _NUMBER = re.compile(r"\d[\d,.:/-]*")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z]+\b|[\"'「『“][^\"'」』”]{1,30}[\"'」』”]")
@@ -187,7 +190,7 @@ def trim_at_sentence(text: str, limit: int) -> str:
 
 
 def _score(sentence: str, from_user: bool, first_of_answer: bool) -> float:
-    if from_user and is_question(sentence):
+    if from_user and tells_nothing(sentence):
         from_user = False  # a question states nothing: the user's facts come first
     facts = len(_NUMBER.findall(sentence)) * 2.0 + len(_NAME.findall(sentence)) * 1.5
     facts += len(_NAME_KO.findall(sentence)) * 1.5
@@ -223,7 +226,8 @@ def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
         for msg in messages
         if isinstance(msg, HumanMessage)
         for sentence in sentences(content_text(msg))
-        if len(sentence) >= ECHO_MIN_CHARS
+        # an answer repeating a question's words answers it: that is no echo
+        if len(sentence) >= ECHO_MIN_CHARS and not tells_nothing(sentence)
     ]
     for msg in messages:
         text = content_text(msg).strip()

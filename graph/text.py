@@ -67,39 +67,68 @@ def is_greeting(text: str) -> bool:
     return bool(_GREETING.fullmatch(text.strip()))
 
 
-_ASKING_END = re.compile(
-    r"[?？][\s)\"'”’]*$|(까|나요|죠|니|냐|래|어때|줘|줘요|주세요|줄래|할래)\s*[.!~]*$"
+_QUESTION_END = re.compile(r"[?？][\s)\"'”’]*$|(까|나요|죠|니|냐|래|어때)\s*[.!~]*$")
+_QUESTION_START = re.compile(
+    r"^\W*(what|when|where|who|whom|whose|which|why|how|can|could|would|do|does|did|"
+    r"is|are|was|were|should|shall)\b",
+    re.IGNORECASE,
 )
-_ASKING_START = re.compile(
-    r"^\W*(what|when|where|who|whom|whose|which|why|how|can|could|would|will|do|does|did|"
-    r"is|are|was|were|should|may|shall|tell me|please|show me)\b",
+_REQUEST_END = re.compile(
+    r"(줘|줘요|주세요|줄래|할래|주십시오|주시겠어요|바랍니다|부탁드립니다|부탁해요|부탁해|"
+    r"싶습니다|싶어요|싶어|궁금해요|궁금합니다|궁금해|좀)\s*[.!~]*$"
+)
+_REQUEST_START = re.compile(
+    r"^\W*(please|tell me|show me|explain|summari[sz]e|describe|list|give me|find|"
+    r"i want to know|i'd like to know|i would like to know|i wonder)\b",
     re.IGNORECASE,
 )
 _SAYING_END = re.compile(r"(다|요|네|음|함|임|[a-zA-Z0-9)%]\.|[!.])\s*[.!~^ㅎㅋ)]*$")
+_SUBJECT_START = re.compile(r"^\W*(i|i'm|i've|my|we|we're|our|he|she|it|they|their)\b", re.I)
+"""An English sentence beginning with its subject: a statement even without a period."""
 
 
 def is_question(sentence: str) -> bool:
-    """A question or a request by its grammar.
+    """A question by its grammar.
 
-    A question mark, a Korean asking or requesting ending ("...뭐였죠", "...알려줘"), or
-    an English question's first word.
+    A question mark, a Korean asking ending ("...뭐였죠"), or an English question's first
+    word.
     """
     text = sentence.strip()
-    return bool(_ASKING_END.search(text) or _ASKING_START.search(text))
+    return bool(_QUESTION_END.search(text) or _QUESTION_START.search(text))
+
+
+def is_request(sentence: str) -> bool:
+    """A request by its grammar.
+
+    A Korean requesting ending ("...알려줘", "...궁금해요", "...부탁드립니다") or an English
+    request's first words ("Please", "Explain").
+    """
+    text = sentence.strip()
+    return bool(_REQUEST_END.search(text) or _REQUEST_START.search(text))
+
+
+def tells_nothing(sentence: str) -> bool:
+    """A question, or a request with nothing of the user's in it.
+
+    Such a sentence is not something the user said about themselves; "Please remember
+    that my number is 42." does tell something.
+    """
+    text = sentence.strip()
+    return is_question(text) or (is_request(text) and not text.lower().startswith("please"))
 
 
 def is_statement(text: str) -> bool:
     """A message that only tells something.
 
     No sentence asks or requests, and it ends as a declarative sentence does ("...이에요.",
-    "...입니다", "I live in Leeds."). A bare phrase ("휴가 정책") is neither: it is looked up.
+    "...입니다", "I live in Leeds.", "I joined last week"). A bare phrase ("휴가 정책") is
+    neither: it is looked up.
     """
     parts = [p for p in re.split(r"(?<=[.!?？。])\s+|\n+", text.strip()) if p.strip()]
-    return (
-        bool(parts)
-        and not any(is_question(p) for p in parts)
-        and bool(_SAYING_END.search(parts[-1].strip()))
-    )
+    if not parts or any(is_question(p) or is_request(p) for p in parts):
+        return False
+    last = parts[-1].strip()
+    return bool(_SAYING_END.search(last) or _SUBJECT_START.search(last))
 
 
 def opens_with_greeting(text: str) -> bool:

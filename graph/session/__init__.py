@@ -57,6 +57,7 @@ from graph.session.threads import (
     set_thread_rate,
     set_thread_recall,
     set_thread_strategy,
+    thread_exists,
     thread_strategy,
     threads,
 )
@@ -113,6 +114,7 @@ __all__ = [
     "pinned_facts",
     "preview_next_context",
     "rename_thread",
+    "thread_exists",
     "resume_turn",
     "continue_turn",
     "retry_turn",

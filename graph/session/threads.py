@@ -23,6 +23,7 @@ from graph.settings import validate_budget, validate_rate
 from graph.storage import summaries
 from graph.storage.archive import (
     delete_archive,
+    get_thread,
     list_threads,
     load_archived,
     load_context_stats,
@@ -93,6 +94,17 @@ def ensure_thread(app: ChatApp, thread_id: str | None, owner: str = "") -> str:
     if is_slot(record):  # a version parked under another thread is not a conversation
         raise InputError(f"Unknown thread {thread_id!r}.")
     return thread_id
+
+
+def thread_exists(app: ChatApp, thread_id: str) -> bool:
+    """Whether a conversation of that id is there (a malformed id or a version slot is not)."""
+    try:
+        check_thread_id(thread_id)
+    except InputError:
+        return False
+    with storage_errors():
+        record = get_thread(app.persistence.archive, thread_id)
+    return record is not None and not is_slot(record)
 
 
 def threads(app: ChatApp) -> list[dict[str, Any]]:
@@ -275,7 +287,7 @@ def salvage_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
     """
     from langchain_core.messages import messages_to_dict
 
-    from graph.storage.archive import archived_turn_numbers, get_thread, load_archived_turns
+    from graph.storage.archive import archived_turn_numbers, load_archived_turns
 
     out: dict[str, Any] = {"thread_id": thread_id, "turns": [], "unreadable_turns": []}
     try:

@@ -179,3 +179,52 @@ def test_the_summary_keeps_the_users_facts_not_the_engines_echo() -> None:
     assert "말씀하신 내용입니다" not in summary, summary
     for fact in ("4월 12일", "45만 원", "한지우"):
         assert fact in summary, (fact, summary)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["연차 신청 방법을 알고 싶습니다.", "Explain the leave policy.", "휴가 정책이 궁금해요."],
+)
+def test_a_polite_request_is_no_statement(app, request_text: str) -> None:
+    _, said = _talk(app, request_text)
+    answer, route = said[0]
+    assert route == "rag" and "leave_policy.md" in answer, (route, answer)
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "fact"),
+    [
+        (
+            "Please remember that my employee number is 12345.",
+            "What is my employee number?",
+            "12345",
+        ),
+        ("Will is my brother.", "Who is my brother?", "Will"),
+        ("My flight leaves at 9", "When does my flight leave?", "leaves at 9"),
+    ],
+)
+def test_what_the_user_said_is_found_however_it_begins(
+    app, told: str, asked: str, fact: str
+) -> None:
+    _, said = _talk(app, told, asked)
+    assert fact in said[-1][0] and "You said" in said[-1][0], said[-1]
+
+
+def test_a_statement_sharing_no_word_with_the_question_is_not_its_answer(app) -> None:
+    _, said = _talk(app, "My birthday is March 3.", "When does the cafeteria open?")
+    assert "March 3" not in said[-1][0], said[-1][0]
+    _, said = _talk(app, "제 강아지 이름은 초코예요.", "강아지 사료 추천해줘.")
+    assert "초코" not in said[-1][0], said[-1][0]
+
+
+def test_the_summary_keeps_an_answer_that_repeats_the_question() -> None:
+    block = [
+        HumanMessage("What is the leave policy for new employees?"),
+        AIMessage("The leave policy for new employees is 11 days in the first year."),
+        HumanMessage("OK."),
+        AIMessage("Anything else?"),
+    ]
+    # room for everything: only a sentence dropped as an echo can be missing
+    source = sum(len(str(m.content)) for m in block)
+    summary = ExtractiveSummarizer().summarize(block, source + 40, turn_label="1-2").text
+    assert "11 days" in summary, summary

@@ -6,7 +6,7 @@ import pytest
 
 from graph.offline import _CONCEPTS, _words
 from graph.statements import Statement, best_statements, said, user_segments
-from graph.text import is_question, is_statement, opens_with_greeting
+from graph.text import is_question, is_request, is_statement, opens_with_greeting
 
 
 def test_only_the_users_parts_of_a_transcript_are_statements() -> None:
@@ -77,7 +77,7 @@ def test_nothing_shared_is_no_answer() -> None:
 def test_questions_and_statements_by_their_grammar(
     text: str, question: bool, statement: bool
 ) -> None:
-    assert is_question(text) is question
+    assert (is_question(text) or is_request(text)) is question
     assert is_statement(text) is statement
 
 
@@ -85,3 +85,14 @@ def test_a_greeting_opening_a_message() -> None:
     assert opens_with_greeting("Hello! My dog's name is Bori.")
     assert opens_with_greeting("안녕하세요, 저는 김민준이에요.")
     assert not opens_with_greeting("My dog says hello.")
+
+
+def test_sentences_end_after_short_words_but_not_after_a_title() -> None:
+    from graph.summarizer import sentences
+
+    assert sentences("Hi. What is my name?") == ["Hi.", "What is my name?"]
+    assert sentences("My manager is Jo. Can you remember that?") == [
+        "My manager is Jo.",
+        "Can you remember that?",
+    ]
+    assert sentences("My vet is Dr. Amara Okafor.") == ["My vet is Dr. Amara Okafor."]
