@@ -112,7 +112,8 @@ def import_versions(
         if not isinstance(item, dict):
             raise InputError("A version entry of the export is not an object.")
         turn, shown, others = item.get("turn"), item.get("shown"), item.get("others")
-        if not isinstance(turn, int) or not 1 <= turn <= turns or str(turn) in entries:
+        # turns + 1: a new version made of the last turn whose run has not come yet
+        if not isinstance(turn, int) or not 1 <= turn <= turns + 1 or str(turn) in entries:
             raise InputError(f"The export has versions of an unknown turn {turn!r}.")
         if not isinstance(others, dict) or not others:
             raise InputError(f"The versions of turn {turn} list no other version.")

@@ -214,6 +214,21 @@ def test_an_export_carries_the_versions_and_imports_them(app) -> None:
     assert _asked(app, copy) == [_note(1), "두 번째를 고쳤어요", "가져온 갈래에서 계속"]
 
 
+def test_an_export_with_a_version_not_answered_yet_imports(app) -> None:
+    """A new version of the last turn whose run never came: the export has one turn
+    fewer than its versions entry names, and imports all the same."""
+    thread = new_thread(app)
+    for n in range(1, 3):
+        _say(app, thread, _note(n))
+    new_version(app, thread, 2)  # made, not run
+    exported = json.loads(json.dumps(export_thread(app, thread), ensure_ascii=False))
+    assert [(v["turn"], v["shown"]) for v in exported["versions"]] == [(2, 2)]
+    copy = import_thread(app, exported)
+    assert turn_versions(app, copy) == turn_versions(app, thread)
+    switch_version(app, copy, 2, 1)
+    assert _asked(app, copy) == [_note(1), _note(2)]
+
+
 def test_a_broken_versions_entry_is_refused_and_writes_nothing(app) -> None:
     thread = new_thread(app)
     for n in range(1, 3):
