@@ -213,6 +213,19 @@ def load_summary_meta(archive: Archive, thread_id: str) -> list[dict[str, Any]]:
         return list(blocks.costs_of(archive.conn, thread_id))
 
 
+LINE_TABLES = (
+    "archive_turns",
+    "archive_blocks",
+    "summary_costs",
+    "summary_items",
+    "memory_facts",
+    "pinned_facts",
+    "tool_calls",
+)
+"""The archive's tables of a conversation's content, keyed by thread: deleted with the
+thread and moved with a version (one list, so a new table is not left out of either)."""
+
+
 def delete_archive(archive: Archive, thread_id: str) -> None:
     """Delete everything of a thread in one transaction: all of it or, on failure, nothing.
 
@@ -224,13 +237,7 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
         _forget(archive, thread_id)
         for table in (
             *checkpoint_tables(archive.conn),
-            "archive_turns",
-            "archive_blocks",
-            "summary_costs",
-            "summary_items",
-            "memory_facts",
-            "pinned_facts",
-            "tool_calls",
+            *LINE_TABLES,
             "thread_leases",
             "chat_threads",
         ):
@@ -238,17 +245,7 @@ def delete_archive(archive: Archive, thread_id: str) -> None:
         delete_index(archive.conn, thread_id)
 
 
-MOVED_TABLES = (
-    "checkpoint_turns",
-    "archive_turns",
-    "archive_blocks",
-    "summary_costs",
-    "summary_items",
-    "memory_facts",
-    "pinned_facts",
-    "tool_calls",
-    "thread_keys",
-)
+MOVED_TABLES = ("checkpoint_turns", *LINE_TABLES, "thread_keys")
 """Besides the checkpoint tables, every table whose rows are one line of a conversation:
 what `move_rows` moves (the thread's record and writer lease stay with its id)."""
 
