@@ -220,7 +220,7 @@ def _words(text: str) -> frozenset[str]:
     return _bigrams(stems) | {f"={t}" for t in tokens(text) if t not in _STOP_BIGRAMS}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Memory:
     """A piece of context the offline engine can quote."""
 
@@ -340,11 +340,13 @@ RECENT_MARGIN = 0.1
 """Recalled turns this close to the best score count as equally relevant."""
 
 
-def _system_memories(system: str) -> list[Memory]:
+@functools.lru_cache(maxsize=16)
+def _system_memories(system: str) -> tuple[Memory, ...]:
     """Quotable units of the memory sections of a system prompt, whatever the strategy.
 
     They are `[a-b턴]` summary lines, `[대화 기록 n]` window blocks, `[장기 기억]` sentences and
-    `[주요 정보]` entity lines.
+    `[주요 정보]` entity lines. Remembered: an answer reads them twice (the memories it may
+    quote, and the user's statements among them).
     """
     head = system.split("[참고 문서]", 1)[0]
     memories: list[Memory] = []
@@ -380,7 +382,7 @@ def _system_memories(system: str) -> list[Memory]:
     memory = re.search(r"\[장기 기억\]\n(.*?)(?=\n\n?\[|\Z)", head, re.S)
     if memory:
         memories.extend(Memory("장기 기억", s, 1.0) for s in sentences(memory.group(1)))
-    return memories
+    return tuple(memories)
 
 
 def _context_memories(messages: Sequence[BaseMessage], korean: bool) -> list[Memory]:
