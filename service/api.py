@@ -28,6 +28,7 @@ from graph.memory.stats import summary_stats
 from graph.session import (
     ChatApp,
     Event,
+    Redo,
     TurnRequest,
     check_message,
     checkpoints,
@@ -410,21 +411,12 @@ def create_app(
         The new version is forked from just before the last message and shown in the same
         thread; the job answers it there. The earlier versions stay (`.../versions`).
         """
-        svc = service()
-        _known(svc, thread_id)
-        _refuse_if_busy(svc, thread_id)
-        if body.message is not None:
-            _checked(svc, body.message)
-        with _refusals(CheckpointNotFound, 404, "CHECKPOINT_NOT_FOUND"):
-            redo = redo_last_turn(svc.chat, thread_id, body.message, turn=body.turn)
-        svc.known.add(redo.thread_id)
-        request = TurnRequest(
-            redo.thread_id,
-            message=redo.message,
-            turn_count=redo.turn_count,
-            sent_at=sent_now(svc.chat),
+        return _version_job(
+            service(),
+            thread_id,
+            body.message,
+            lambda svc: redo_last_turn(svc.chat, thread_id, body.message, turn=body.turn),
         )
-        return _created(_enqueue(svc, request))
 
     @api.get(
         "/api/sessions/{thread_id}/turns/{turn}/versions",
@@ -455,17 +447,12 @@ def create_app(
 
         Any turn: the new version is shown, its continuation empty, and the job answers it.
         """
-        svc = service()
-        _known(svc, thread_id)
-        _refuse_if_busy(svc, thread_id)
-        if body.message is not None:
-            _checked(svc, body.message)
-        with _refusals(CheckpointNotFound, 404, "CHECKPOINT_NOT_FOUND"):
-            redo = new_version(svc.chat, thread_id, turn, body.message)
-        request = TurnRequest(
-            thread_id, message=redo.message, turn_count=redo.turn_count, sent_at=sent_now(svc.chat)
+        return _version_job(
+            service(),
+            thread_id,
+            body.message,
+            lambda svc: new_version(svc.chat, thread_id, turn, body.message),
         )
-        return _created(_enqueue(svc, request))
 
     @api.post(
         "/api/sessions/{thread_id}/turns/{turn}/versions/{version}",
@@ -627,6 +614,23 @@ def _enqueue(svc: Service, request: TurnRequest) -> Job:
 
 def _created(job: Job) -> JobCreated:
     return JobCreated(job_id=job.job_id, trace_id=job.trace_id, thread_id=job.thread_id)
+
+
+def _version_job(
+    svc: Service, thread_id: str, message: str | None, make: Callable[[Service], Redo]
+) -> JobCreated:
+    """A new version of a turn (`make`, after the checks), answered by a job in the thread."""
+    _known(svc, thread_id)
+    _refuse_if_busy(svc, thread_id)
+    if message is not None:
+        _checked(svc, message)
+    with _refusals(CheckpointNotFound, 404, "CHECKPOINT_NOT_FOUND"):
+        redo = make(svc)
+    svc.known.add(redo.thread_id)
+    request = TurnRequest(
+        redo.thread_id, message=redo.message, turn_count=redo.turn_count, sent_at=sent_now(svc.chat)
+    )
+    return _created(_enqueue(svc, request))
 
 
 def _refuse_if_busy(svc: Service, thread_id: str) -> None:
