@@ -3,6 +3,7 @@ searching again, at most three calls, and the fallbacks with their menus."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -12,8 +13,10 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from graph.nodes.llm import _documents, fallback_text
 from graph.offline import OfflineChatModel, _fallback
 from graph.retrieval import DocumentIndex, HashingEmbeddings
+from graph.retrieval.index import Hit
 from graph.retrieval.loop import (
     ANSWERED,
+    BEST_EFFORT,
     IN_PREPARATION,
     MAX_CALLS,
     NOT_FOUND,
@@ -25,6 +28,7 @@ from graph.retrieval.loop import (
     search_by_metadata,
 )
 from graph.retrieval.parts import asks_twice, assign_parts, question_parts, split_question
+from graph.routing import _retrieved
 from graph.turns import content_text
 from prompt import get_prompt
 from tests.unit.helpers import doc_index
@@ -130,6 +134,24 @@ def test_a_weak_match_is_searched_again_and_the_loop_stops_at_three(shipped: Doc
     assert 2 <= result.calls <= MAX_CALLS
     assert result.steps[1]["tool"] == "search_again"
     assert result.steps[0]["judgement"]["refined_query"] not in ("", "회사 근처 맛집 추천해줘")
+
+
+def test_still_insufficient_after_three_calls_answers_with_the_best_found(
+    shipped: DocumentIndex,
+) -> None:
+    """Seed 003: after the third call the best passages found so far are answered from."""
+    queries = iter(["법인카드 사용 한도", "법인카드 결제 한도", "카드 한도 규정"])
+
+    def never_sure(question: str, passages: Sequence[Hit]) -> Judgement:
+        ranked = list(range(1, min(3, len(passages)) + 1))
+        return Judgement(ranked, False, ["한도 금액"], "search_again", next(queries, ""), 0.7)
+
+    result = run_loop(shipped, "법인카드 한도", judge=never_sure)
+    assert result.calls == MAX_CALLS and len(result.steps) == MAX_CALLS
+    assert [s["tool"] for s in result.steps] == ["search_all", "search_again", "search_again"]
+    assert result.outcome == BEST_EFFORT and result.passages
+    retrieved = _retrieved(result)
+    assert retrieved["retrieved"] and retrieved["retrieval"]["outcome"] == BEST_EFFORT
 
 
 def test_nothing_ranked_is_in_preparation_and_says_so(shipped: DocumentIndex) -> None:
