@@ -350,6 +350,8 @@ def main() -> None:
             probe_key=probe_key,
             safeguard=view.state.get("safeguard"),
             candidates=view.state.get("candidates", []),
+            plan=view.state.get("plan"),
+            steps=view.state.get("steps", []),
         )
         render_timeline(
             checkpoints(app, thread),

@@ -298,6 +298,17 @@ def _step_line(meta: dict[str, Any], lang: str) -> str:
         return t("step_tool", lang, tool=meta.get("tool", "?"))
     if meta.get("kind") == "node_start" and meta.get("node") == "tool_node":
         return t("step_running", lang)  # an approved python_repl may run for a while
+    if meta.get("kind") == "plan":  # AGENT_MODE=supervisor: the plan, then each step
+        agents = ", ".join(step["agent"] for step in meta.get("steps") or [])
+        return t("step_plan", lang, n=len(meta.get("steps") or []), agents=agents)
+    if meta.get("kind") == "step" and meta.get("status") == "running":
+        return t(
+            "step_agent",
+            lang,
+            n=meta.get("n"),
+            agent=meta.get("agent"),
+            question=meta.get("question"),
+        )
     if meta.get("kind") == "summary":
         turns = meta.get("turns") or []
         span = f"{turns[0]}-{turns[-1]}" if turns else "?"

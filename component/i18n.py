@@ -154,6 +154,11 @@ _STRINGS: dict[str, dict[str, str]] = {
     "step_tool": {"ko": "🔧 `{tool}` 도구를 부르는 중…", "en": "🔧 calling `{tool}`…"},
     "step_summary": {"ko": "📝 {turns}번째 턴을 요약했습니다", "en": "📝 summarized turns {turns}"},
     "step_running": {"ko": "⚙️ 도구를 실행하는 중…", "en": "⚙️ running the tool…"},
+    "step_plan": {"ko": "🧭 계획: {n}단계 ({agents})", "en": "🧭 plan: {n} step(s) ({agents})"},
+    "step_agent": {
+        "ko": "▶ {n}단계 · {agent}: {question}",
+        "en": "▶ step {n} · {agent}: {question}",
+    },
     "empty": {
         "ko": "빈 메시지는 보내지 않았습니다. 내용을 입력해 주세요.",
         "en": "Empty message not sent; type something first.",
@@ -304,6 +309,23 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "Imported {n} turns into a new conversation.",
     },
     "route": {"ko": "경로: {route}", "en": "Route: {route}"},
+    "plan": {
+        "ko": "🧭 수퍼바이저의 계획: {n}단계 ({how})",
+        "en": "🧭 The supervisor's plan: {n} step(s) ({how})",
+    },
+    "plan_goal": {
+        "ko": "목표: {goal} · 분류: {category}",
+        "en": "Goal: {goal} · category: {category}",
+    },
+    "plan_step": {
+        "ko": "{n}. **{agent}** · {status} — {question}",
+        "en": "{n}. **{agent}** · {status} — {question}",
+    },
+    "plan_sources": {"ko": "출처: {sources}", "en": "Sources: {sources}"},
+    "plan_left_out": {
+        "ko": "단계 한도를 넘은 {n}개 부분은 다루지 않았습니다.",
+        "en": "{n} part(s) past the step limit were left out.",
+    },
     "absent_words": {
         "ko": "어떤 문서에도 없는 질문의 말: {words} (찾은 문서는 다른 말로 찾은 것)",
         "en": "Words of the question no document uses: {words} (the passages match its other words)",

@@ -386,6 +386,34 @@ def render_comparison(
             st.caption(" · ".join(f"{t(f'strategy_{n}', lang)}: {c:,}" for n, c in last.items()))
 
 
+def render_plan(
+    plan: Mapping[str, Any] | None, steps: Sequence[Mapping[str, Any]], lang: str
+) -> None:
+    """AGENT_MODE=supervisor: the last turn's plan, and each step's agent, status, sources."""
+    if not plan:
+        return
+    planned = plan.get("steps") or []
+    ran = {int(step["n"]): step for step in steps}
+    with st.expander(t("plan", lang, n=len(planned), how=plan.get("how", "")), expanded=True):
+        st.caption(t("plan_goal", lang, goal=plan.get("goal", ""), category=plan.get("category")))
+        for n, step in enumerate(planned, 1):
+            done = ran.get(n, {})
+            st.markdown(
+                t(
+                    "plan_step",
+                    lang,
+                    n=n,
+                    agent=step["agent"],
+                    status=done.get("status", "planned"),
+                    question=done.get("question", step["question"]),
+                )
+            )
+            if done.get("sources"):
+                st.caption(t("plan_sources", lang, sources="; ".join(done["sources"])))
+        if plan.get("left_out"):
+            st.caption(t("plan_left_out", lang, n=plan["left_out"]))
+
+
 def render_summary_panel(
     *,
     strategy: str,
@@ -420,6 +448,8 @@ def render_summary_panel(
     probe_key: str | None = None,
     safeguard: Mapping[str, Any] | None = None,
     candidates: Sequence[Mapping[str, Any]] = (),
+    plan: Mapping[str, Any] | None = None,
+    steps: Sequence[Mapping[str, Any]] = (),
 ) -> None:
     """The whole right-hand panel of the chat tab."""
     st.subheader(t("panel", lang))
@@ -460,6 +490,7 @@ def render_summary_panel(
     render_comparison(comparison, lang, on_compare)
     if route:
         st.caption(t("route", lang, route=route))
+    render_plan(plan, steps, lang)
     absent = (retrieval or {}).get("absent") or []
     if absent:
         st.caption(t("absent_words", lang, words=", ".join(absent)))

@@ -3,6 +3,8 @@
 START -> safeguard_node -> summary_node -> recall_node -> llm_node <-> tool_node -> END.
 The safeguard labels the message first (a blocked one ends the turn there). With a document
 index a router runs next: safeguard_node -> router_node -> (rag_node) -> summary_node.
+With AGENT_MODE=supervisor, seed 004's supervisor takes the place of the router and of
+llm_node <-> tool_node after the same memory nodes (`graph.supervisor`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from graph.nodes import (
+    Node,
     make_llm_node,
     make_recall_node,
     make_summary_node,
@@ -79,7 +82,21 @@ def build_graph(
     # tool_choice="auto" is OpenAI's default, but a compatible server may ignore tools
     # without it (llama.cpp's does); one that refuses it is handled in graph.compat
     choice = {"tool_choice": "auto"} if reports_finish else {}
-    bound = chat_model.bind_tools(tools, **choice) if tools else chat_model
+
+    def agent(bound_tools: Sequence[BaseTool]) -> Node:
+        """The llm_node of a model bound to `bound_tools` (the supervisor binds subsets)."""
+        bound = chat_model.bind_tools(bound_tools, **choice) if bound_tools else chat_model
+        return make_llm_node(
+            bound,  # type: ignore[arg-type]
+            settings.tool_round_limit,
+            archive,
+            check_finish=reports_finish,
+            mask_pii=reports_finish and settings.masks_pii,
+            candidates=settings.candidate_count,
+            plain=chat_model if bound_tools else None,
+            budgets=settings.token_budgets,
+            turn_timeout_s=settings.turn_timeout_s,
+        )
 
     builder = StateGraph(ChatState)
     builder.add_node(
@@ -87,27 +104,30 @@ def build_graph(
         make_summary_node(summarizer or get_summarizer(settings), archive, settings.summary_budget),
     )
     builder.add_node("recall_node", make_recall_node(archive, settings.recall_budget))
-    builder.add_node(
-        "llm_node",
-        make_llm_node(
-            bound,  # type: ignore[arg-type]
-            settings.tool_round_limit,
-            archive,
-            check_finish=reports_finish,
-            mask_pii=reports_finish and settings.masks_pii,
-            candidates=settings.candidate_count,
-            plain=chat_model if tools else None,
-            budgets=settings.token_budgets,
-            turn_timeout_s=settings.turn_timeout_s,
-        ),
-    )
-    builder.add_node("tool_node", make_tool_node(tools, approval_required, archive))
     builder.add_node("safeguard_node", make_safeguard_node(safeguard_model))
     builder.add_edge(START, "safeguard_node")
-    first = "router_node" if index is not None else "summary_node"
+    # seed 004's supervisor plans the steps itself: no router before the memory nodes
+    first = "router_node" if index is not None and not settings.supervised else "summary_node"
     builder.add_conditional_edges(
         "safeguard_node", route_after_safeguard, {"next": first, "__end__": END}
     )
+    builder.add_edge("summary_node", "recall_node")
+    tool_node = make_tool_node(tools, approval_required, archive)
+    if settings.supervised:
+        from graph.supervisor import add_supervisor
+
+        add_supervisor(
+            builder,
+            agent=agent,
+            tools=tools,
+            tool_node=tool_node,
+            index=index,
+            planner=router_model,
+            loop=settings.loop_retrieval,
+        )
+        return builder.compile(checkpointer=checkpointer)
+    builder.add_node("llm_node", agent(tools))
+    builder.add_node("tool_node", tool_node)
     if index is not None:
         from graph.routing import make_rag_node, make_router_node, route_after_router
 
@@ -121,8 +141,16 @@ def build_graph(
             "router_node", route_after_router, ["rag_node", "summary_node"]
         )
         builder.add_edge("rag_node", "summary_node")
-    builder.add_edge("summary_node", "recall_node")
     builder.add_edge("recall_node", "llm_node")
     builder.add_conditional_edges("llm_node", route_after_llm, ["tool_node", END])
     builder.add_edge("tool_node", "llm_node")
     return builder.compile(checkpointer=checkpointer)
+
+
+def answer_node(settings: Settings) -> str:
+    """The node whose message is the turn's answer: llm_node, or the supervisor's aggregator."""
+    if settings.supervised:
+        from graph.supervisor import ANSWER_NODE
+
+        return ANSWER_NODE
+    return "llm_node"

@@ -816,6 +816,23 @@ class OfflineChatModel(BaseChatModel):
         return "\n\n".join(quotes), quoted
 
 
+def asked_tool(text: str) -> str | None:
+    """The tool a message plainly asks for by the engine's own rule, available here or not.
+
+    The call the engine would make with every tool bound, else the tool its request names
+    ("웹 검색", "run this code"): the supervisor's plan sends that part to the tool's agent.
+    """
+    from graph.tools import TOOL_NAMES
+
+    call = OfflineChatModel(tool_names=list(TOOL_NAMES))._plan_tool(text)
+    if call is not None:
+        return call[0]
+    lower = text.lower()
+    if _RUN_CODE.search(lower) and _CODE_WORD.search(lower):
+        return "python_repl"
+    return next((name for name, pattern in _ASKS_FOR if pattern.search(lower)), None)
+
+
 def _best_score(
     question: str, memories: Sequence[Memory], grams: Callable[[str], frozenset[str]]
 ) -> float:

@@ -96,6 +96,13 @@ class Settings:
     max_message_chars: str = _env(
         "MAX_MESSAGE_CHARS", "8000", "Longest user message accepted, in characters."
     )
+    agent_mode: str = _env(
+        "AGENT_MODE",
+        "single",
+        "single (one agent: the model with every tool) or supervisor (seed 004: intent and a "
+        "plan of at most 3 steps, each step run by a specialist agent - documents, contract, "
+        "web, code, data or general - and one aggregated answer; see graph/supervisor).",
+    )
     max_tool_rounds: str = _env(
         "MAX_TOOL_ROUNDS", "5", "Model -> tool rounds allowed in one turn before the fallback."
     )
@@ -261,6 +268,14 @@ class Settings:
     def tool_round_limit(self) -> int:
         """Maximum model -> tool rounds in one turn."""
         return self._int("max_tool_rounds")
+
+    @property
+    def supervised(self) -> bool:
+        """AGENT_MODE: whether the supervisor runs the turn (ValueError for an unknown mode)."""
+        mode = self.agent_mode.strip().lower() or "single"
+        if mode not in ("single", "supervisor"):
+            raise ValueError(f"AGENT_MODE must be single or supervisor, got {self.agent_mode!r}")
+        return mode == "supervisor"
 
     @property
     def candidate_count(self) -> int:

@@ -117,3 +117,11 @@ class ChatState(TypedDict, total=False):
     continuing: str
     """Continue: the cut-off answer the next model call goes on from ('' otherwise); the
     llm_node appends the continuation to it and clears this."""
+    plan: dict[str, Any]
+    """AGENT_MODE=supervisor: the turn's intent and plan: goal, parts, category, steps
+    (agent, question, category; at most MAX_STEPS), left_out, how (json_schema, ...,
+    rule) (see `graph.supervisor.plan`)."""
+    steps: list[dict[str, Any]]
+    """AGENT_MODE=supervisor: the plan's steps run so far: n, agent, question, category,
+    status (running, done, failed, rejected), approval, answer, sources, the passages and
+    retrieval of a documents step (see `graph.supervisor.specialists`)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from prompt import rerank, router, safeguard, structured, summary, system
+from prompt import rerank, router, safeguard, structured, summary, supervisor, system
 
 TEMPLATES: dict[str, str] = {
     "system.base": system.SYSTEM_BASE,
@@ -32,6 +32,7 @@ TEMPLATES: dict[str, str] = {
     "summary.memory": summary.MEMORY_REWRITER,
     "summary.entities": summary.ENTITY_EXTRACTOR,
     "router.system": router.ROUTER_SYSTEM,
+    "supervisor.plan": supervisor.SUPERVISOR_PLAN,
     "safeguard.classify": safeguard.SAFEGUARD_CLASSIFIER,
     "structured.answer": structured.STRUCTURED_ANSWER,
 }

@@ -40,10 +40,16 @@ class ChatApp:
 
 
 def config_for(thread_id: str, settings: Settings) -> RunnableConfig:
-    """The run configuration of a thread: its id and the recursion limit of a turn."""
+    """The run configuration of a thread: its id and the recursion limit of a turn.
+
+    Under the supervisor each of a plan's steps may take as many tool rounds as a turn.
+    """
+    from graph.supervisor import MAX_STEPS
+
+    steps = MAX_STEPS if settings.supervised else 1
     return {
         "configurable": {"thread_id": thread_id},
-        "recursion_limit": 4 * settings.tool_round_limit + 10,
+        "recursion_limit": steps * (4 * settings.tool_round_limit + 10),
     }
 
 
@@ -101,6 +107,7 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     # a bad CHECKPOINT_KEEP_TURNS or RETRIEVAL_MODE is refused here (ValueError), not mid-turn
     settings.keep_turns  # noqa: B018
     settings.search_mode  # noqa: B018
+    settings.supervised  # noqa: B018
     settings.token_budgets  # noqa: B018
     settings.safeguard_asks_model  # noqa: B018
     persistence = open_persistence(settings.database)

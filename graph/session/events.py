@@ -26,6 +26,8 @@ MetadataKind = Literal[
     "candidates",  # ANSWER_CANDIDATES > 1: the step's candidates with scores, one chosen
     "restarted",  # the job's worker died; another one runs the turn again
     "turn",  # the turn's outcome: thread_id, turn, route, summarized, context size, ...
+    "plan",  # AGENT_MODE=supervisor: the intent and plan: goal, parts, category, steps, how
+    "step",  # a plan's step began or ended: n, agent, question, category, status, sources
 ]
 
 Event = dict[str, Any]

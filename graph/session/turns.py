@@ -35,6 +35,7 @@ from graph.errors import (
     TurnCancelled,
     error_record,
 )
+from graph.graph import answer_node
 from graph.nodes.llm import TURN_DEADLINE, fallback_message
 from graph.session.app import (
     ChatApp,
@@ -54,6 +55,7 @@ from graph.storage.archive import update_thread
 from graph.storage.checkpointer import FORK_SOURCE, UNSETTLED
 from graph.storage.leases import ThreadBusyError, release, writer_lease
 from graph.storage.persistence import StorageError, prune_checkpoints
+from graph.supervisor import step_event
 from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.tools import TURN_CANCELLED
@@ -440,6 +442,7 @@ def _stream(
     config["configurable"][TURN_DEADLINE] = time.monotonic() + app.settings.turn_timeout_s
     outcome = TurnOutcome()
     last: BaseMessage | None = None
+    answering = answer_node(app.settings)  # whose tokens are the answer's (not a step's)
     try:
         with storage_errors():
             # A checkpoint after every step, saved before the next one starts: the user's
@@ -464,14 +467,19 @@ def _stream(
                         # chunks as the model writes them; a whole message from a model
                         # that does not stream, or the node's own apology
                         if (
-                            meta.get("langgraph_node") == "llm_node"
+                            meta.get("langgraph_node") == answering
                             and isinstance(piece, AIMessage)
                             and "candidate" not in piece.response_metadata
                         ):
-                            events.token(content_text(piece))
+                            events.token(content_text(piece), node=answering)
                     elif mode == "custom":
-                        if isinstance(chunk, dict) and chunk.get("token"):
-                            events.token(str(chunk["token"]))  # a chosen candidate
+                        # a chosen candidate of the llm_node, when its answer is the turn's
+                        if (
+                            answering == "llm_node"
+                            and isinstance(chunk, dict)
+                            and chunk.get("token")
+                        ):
+                            events.token(str(chunk["token"]))
                     elif mode == "tasks":
                         started = "input" in chunk
                         events.metadata(
@@ -482,8 +490,8 @@ def _stream(
                     if mode == "updates" and "__interrupt__" in chunk:
                         for interrupt in chunk["__interrupt__"]:
                             outcome.pending = dict(interrupt.value)
-                    elif mode == "updates" and chunk.get("llm_node"):
-                        last = chunk["llm_node"]["messages"][-1]
+                    elif mode == "updates" and chunk.get(answering):
+                        last = chunk[answering]["messages"][-1]
                     # stop as the next step starts: the step before is saved by then (a
                     # step's messages and updates come before its checkpoint, and a tool's
                     # result stopped there would be lost with its call left unanswered)
@@ -542,7 +550,10 @@ class _StopOnToken(BaseCallbackHandler):
 
 
 def report_update(events: TurnEvents, chunk: dict[str, Any]) -> None:
-    """Tool calls, tool results, approval requests and summaries of one graph step."""
+    """Tool calls, tool results, approval requests and summaries of one graph step.
+
+    Under the supervisor, also its plan (`plan`) and the step that began or ended (`step`).
+    """
     for interrupt in chunk.get("__interrupt__", ()):
         if isinstance(interrupt.value, dict) and interrupt.value.get("kind") == "approval":
             request = {k: v for k, v in _plain(interrupt.value).items() if k != "kind"}
@@ -566,6 +577,10 @@ def report_update(events: TurnEvents, chunk: dict[str, Any]) -> None:
                 )
         if node == "llm_node" and update.get("candidates"):
             events.metadata("candidates", items=_plain(update["candidates"]))
+        if node == "plan_node" and update.get("plan"):
+            events.metadata("plan", **_plain(update["plan"]))
+        if update.get("steps"):  # the supervisor's step that began or ended
+            events.metadata("step", **_plain(step_event(update["steps"][-1])))
         if node == "summary_node" and update.get("summary_history"):
             events.metadata("summary", **_plain(update["summary_history"][-1]))
 

@@ -11,6 +11,19 @@ plus, where documents are searched, one rerank-and-judge call per step of seed 0
 (the loop reports its steps). Seed 002's fast path: a plain greeting skips the router and
 the tools, one call. With the default settings: the safeguard's model check
 (SAFEGUARD_MODEL=on) would add one call a turn, and is off by default.
+
+Seed 004's supervisor (AGENT_MODE=supervisor) against the single agent, per scenario
+(`CALLS_BY_MODE`, the README's table): the plan takes the router's call, each step's agent
+answers its step (a calculator step in two calls), each documents step runs its own loop,
+and the aggregator makes none:
+
+| scenario            | single agent                 | supervisor                                |
+| plain question      | router, agent (2)            | plan, agent (2)                           |
+| two-part question   | router, rerank, agent (3)    | plan, rerank, agent, rerank, agent (5)    |
+| document question   | router, rerank, agent (3)    | plan, rerank, agent (3)                   |
+| calculator request  | router, agent, agent (3)     | plan, agent, agent (3)                    |
+| contract question   | router, rerank, agent (3)    | plan / approval / rerank, agent (3)       |
+| plain greeting      | agent (1)                    | agent (1)                                 |
 """
 
 from __future__ import annotations
@@ -21,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from graph.session import load_thread, new_thread, open_app, run_turn
+from graph.session import load_thread, new_thread, open_app, resume_turn, run_turn
 from graph.session.app import thread_values
 from graph.settings import load_settings
 from tests.fakes import openai_server as oai
@@ -33,14 +46,23 @@ ROOT = Path(__file__).resolve().parents[2]
 class CountingModel:
     """The fake server's answers for one scenario, and every call it was asked."""
 
-    def __init__(self, route: str, tool: tuple[str, dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        route: str,
+        tool: tuple[str, dict[str, Any]] | None = None,
+        plan: dict[str, Any] | None = None,
+    ) -> None:
         self.route = route
         self.tool = tool
+        self.plan = plan
         self.calls: list[str] = []
 
     def handle(self, req: Request) -> Reply:
         body = req.json()
         schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("name", "")
+        if schema == "PlanDecision" and self.plan is not None:
+            self.calls.append("plan")
+            return Reply(chunks=oai.stream_text(json.dumps(self.plan, ensure_ascii=False)))
         if schema == "RouteDecision":
             self.calls.append("router")
             decision = {"route": self.route, "reason": "fake"}
@@ -72,17 +94,18 @@ class CountingModel:
 
 @pytest.fixture
 def chat(tmp_path: Path, http_server: FakeHTTPServer):
-    def make(model: CountingModel):
+    def make(model: CountingModel, agent_mode: str = "single"):
         http_server.route("POST", "/v1/chat/completions", model.handle)
         settings = load_settings(
             {
-                "CHAT_DB_PATH": str(tmp_path / "calls.sqlite"),
+                "CHAT_DB_PATH": str(tmp_path / f"calls-{agent_mode}.sqlite"),
                 "INDEX_DIR": str(tmp_path / "index"),
                 "DOCS_DIR": str(ROOT / "data" / "docs"),
                 "CHAT_PROVIDER": "openai",
                 "OPENAI_API_KEY": "sk-test",
                 "OPENAI_BASE_URL": f"{http_server.url}/v1",
                 "RETRIEVAL_MODE": "keyword",
+                "AGENT_MODE": agent_mode,
             }
         )
         return open_app(settings, approval_required=frozenset())
@@ -200,3 +223,84 @@ def test_the_safeguard_model_check_is_one_call_more_when_turned_on(
         "SafeguardDecision",
         "agent",
     ]
+
+
+# --- seed 004's supervisor (AGENT_MODE=supervisor) against the single agent -------------
+
+TWO_PARTS = "재택근무 지원금은 얼마고 급여는 매달 며칠에 들어와?"
+CONTRACT = "연봉 계약서의 재계약 조항 알려줘"
+CALLS_BY_MODE: dict[str, tuple[str, Any, list[tuple[str, str, str]], list[str], list[str]]] = {
+    # scenario: message, tool the model calls, the plan's steps, single agent, supervisor
+    "plain question": (
+        "오늘 점심 메뉴 추천 좀 해줄래?",
+        None,
+        [("general", "오늘 점심 메뉴 추천 좀 해줄래?", "general")],
+        ["router", "agent"],
+        ["plan", "agent"],
+    ),
+    "two-part question": (
+        TWO_PARTS,
+        None,
+        [
+            ("documents", "재택근무 지원금은 얼마야?", "general"),
+            ("documents", "급여는 매달 며칠에 들어와?", "general"),
+        ],
+        ["router", "rerank", "agent"],
+        ["plan", "rerank", "agent", "rerank", "agent"],
+    ),
+    "document question": (
+        "회사 휴가 정책이 뭐야?",
+        None,
+        [("documents", "회사 휴가 정책이 뭐야?", "general")],
+        ["router", "rerank", "agent"],
+        ["plan", "rerank", "agent"],
+    ),
+    "calculator request": (
+        "123 * 456 계산해줘",
+        ("calculator", {"expression": "123 * 456"}),
+        [("data", "123 * 456 계산해줘", "general")],
+        ["router", "agent", "agent"],
+        ["plan", "agent", "agent"],
+    ),
+    "contract question (approved)": (
+        CONTRACT,
+        None,
+        [("contract", CONTRACT, "contract")],
+        ["router", "rerank", "agent"],
+        ["plan", "rerank", "agent"],
+    ),
+    "plain greeting": ("안녕하세요", None, [], ["agent"], ["agent"]),
+}
+"""The README's table "Supervisor mode": model calls per scenario, one rerank-and-judge call
+per step of each retrieval loop (the fake judge finds the first search sufficient)."""
+
+
+@pytest.mark.parametrize("scenario", list(CALLS_BY_MODE))
+@pytest.mark.parametrize("mode", ["single", "supervisor"])
+def test_the_supervisors_calls_against_the_single_agents(
+    chat: Any, scenario: str, mode: str
+) -> None:
+    message, tool, steps, single, supervised = CALLS_BY_MODE[scenario]
+    plan = {
+        "goal": message,
+        "parts": [q for _, q, _ in steps],
+        "category": next((c for *_, c in steps if c != "general"), "general"),
+        "steps": [{"agent": a, "question": q, "category": c} for a, q, c in steps],
+    }
+    reads = any(agent in ("documents", "contract") for agent, _, _ in steps)
+    model = CountingModel("rag" if reads else "agent", tool, plan)
+    app = chat(model, mode)
+    thread = new_thread(app)
+    model.calls.clear()
+    out = run_turn(app, thread, message, turn_count=None, compression_rate=0.3)
+    if out.pending is not None:  # the contract step waits for its approval first
+        assert mode == "supervisor" and out.pending["category"] == "contract"
+        assert model.calls == ["plan"]
+        out = resume_turn(app, thread, "approve")
+    assert out.error_code is None, out.answer
+    assert model.calls == (supervised if mode == "supervisor" else single), model.calls
+    if mode == "supervisor":
+        ran = thread_values(app, thread)["steps"]
+        assert [s["agent"] for s in ran] == [a for a, _, _ in steps] or not steps
+        judged = sum(len((s.get("retrieval") or {}).get("steps") or []) for s in ran)
+        assert judged == model.calls.count("rerank")  # one rerank call per loop step

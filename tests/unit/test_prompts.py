@@ -31,6 +31,7 @@ EXPECTED = {
     "summary.memory": {"turn_label", "target_chars", "memory", "summary"},
     "summary.entities": {"conversation"},
     "router.system": set(),
+    "supervisor.plan": {"limit"},
     "safeguard.classify": {"message"},
     "structured.answer": {"schema", "shape", "fields"},
 }

@@ -1,0 +1,171 @@
+"""Intent understanding and planning (seed 004): one structured decision, or the offline rule.
+
+The intent is the message's goal, its parts and its category; the plan is at most
+MAX_STEPS steps, each a question for one specialist agent (`graph.supervisor.specialists`).
+With a model both come from one structured call (`PlanDecision`, through
+`graph.structured`'s json_schema -> json_object -> text ladder); offline, for a plain
+greeting, or when no plan can be read from the model, the transparent rule decides
+(`rule_plan`):
+
+- a question in two parts (`graph.retrieval.parts.question_parts`) is two steps;
+- a part naming a contract or its clauses (`CONTRACT`) goes to the contract agent;
+- a part asking for a tool (the offline engine's own reading, `graph.offline.asked_tool`)
+  goes to that tool's agent (`TOOL_AGENTS`);
+- a part the router's rule sends to the documents (`graph.routing.rule_route`) goes to the
+  documents agent, anything else to the general agent: the single agent itself.
+
+A step whose category is contract, payment or sensitive waits for the user's approval
+before it runs; a contract step always does (`APPROVAL_CATEGORIES`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from graph.nodes import Node
+from graph.offline import asked_tool
+from graph.retrieval.index import DocumentIndex
+from graph.retrieval.loop import search_all
+from graph.retrieval.parts import question_parts
+from graph.routing import rule_route
+from graph.safeguard import mask
+from graph.state import ChatState
+from graph.structured import ask_structured
+from graph.text import is_greeting
+from graph.turns import extract_current_turn, user_text
+from prompt import get_prompt
+
+MAX_STEPS = 3
+"""Most steps a plan runs: a longer plan is cut, and the rest is named in the answer."""
+
+Agent = Literal["documents", "contract", "web", "code", "data", "general"]
+Category = Literal["general", "contract", "payment", "sensitive"]
+APPROVAL_CATEGORIES = frozenset({"contract", "payment", "sensitive"})
+"""Categories of a step that pause for the user's approval before it runs."""
+
+TOOL_AGENTS: dict[str, Agent] = {
+    "calculator": "data",
+    "read_file": "data",
+    "get_current_datetime": "data",
+    "web_search": "web",
+    "search_wikipedia": "web",
+    "get_weather": "web",
+    "python_repl": "code",
+}
+"""The agent that has each tool (`graph.supervisor.specialists.AGENT_TOOLS`)."""
+
+CONTRACT = re.compile(r"계약서|조항|약관|\bcontracts?\b|\bclauses?\b|terms and conditions", re.I)
+"""A question about a contract or its clauses: the contract agent, always approved first."""
+
+
+class PlannedStep(BaseModel):
+    """One step of the plan."""
+
+    agent: Agent = Field(description="the specialist agent that answers this step")
+    question: str = Field(description="what this step answers, as a question of its own")
+    category: Category = Field(
+        default="general", description="contract, payment, sensitive or general"
+    )
+
+
+class PlanDecision(BaseModel):
+    """The intent and the plan, as a model fills them in (one structured call)."""
+
+    goal: str = Field(description="what the user wants, in one sentence")
+    parts: list[str] = Field(description="the things the message asks, one for a plain question")
+    category: Category = Field(description="contract, payment, sensitive or general")
+    steps: list[PlannedStep] = Field(description="the steps, in order")
+
+
+def rule_plan(question: str, index: DocumentIndex | None, loop: bool = True) -> PlanDecision:
+    """The offline rule's intent and plan (see the module's docstring)."""
+    parts = [question]
+    if index is not None and not is_greeting(question):
+        parts = question_parts(index, question, search_all(index, question))[0]
+    steps = [PlannedStep(agent=_agent(part, index, loop), question=part) for part in parts]
+    return PlanDecision(goal=question, parts=parts, category="general", steps=steps)
+
+
+def _agent(part: str, index: DocumentIndex | None, loop: bool) -> Agent:
+    if CONTRACT.search(part):
+        return "contract"
+    tool = asked_tool(part)
+    if tool is not None:
+        return TOOL_AGENTS[tool]
+    if index is not None and not is_greeting(part) and rule_route(part, index, loop).route == "rag":
+        return "documents"
+    return "general"
+
+
+def bounded(plan: PlanDecision, question: str) -> dict[str, Any]:
+    """The plan as the state keeps it: at most MAX_STEPS steps, each with its category.
+
+    A plan with no step gets one general step; a step with no question asks the message.
+    A contract step, or one whose question names a contract, is of category contract.
+    """
+    steps = [
+        {
+            "agent": step.agent,
+            "question": step.question.strip() or question,
+            "category": (
+                "contract"
+                if step.agent == "contract" or CONTRACT.search(step.question)
+                else step.category
+            ),
+        }
+        for step in plan.steps or [PlannedStep(agent="general", question=question)]
+    ]
+    categories = [s["category"] for s in steps if s["category"] != "general"]
+    return {
+        "goal": plan.goal.strip() or question,
+        "parts": [p for p in plan.parts if p.strip()] or [question],
+        "category": categories[0] if categories else plan.category,
+        "steps": steps[:MAX_STEPS],
+        "left_out": max(0, len(steps) - MAX_STEPS),
+    }
+
+
+def make_plan_node(
+    index: DocumentIndex | None, model: BaseChatModel | None = None, loop: bool = True
+) -> Node:
+    """plan_node: the turn's intent and plan; resets the steps and passages of the turn.
+
+    With a model, one structured decision ("plan" in `decisions`); a plain greeting is
+    planned by the rule with no call (seed 002's fast path).
+    """
+
+    def plan_node(state: ChatState) -> dict[str, Any]:
+        question = user_text(extract_current_turn(state["messages"]))
+        update: dict[str, Any] = {}
+        decided: PlanDecision | None = None
+        how = "rule"
+        if model is not None and not is_greeting(question):
+            answer = ask_structured(
+                model,
+                PlanDecision,
+                [
+                    SystemMessage(get_prompt("supervisor.plan", limit=MAX_STEPS)),
+                    HumanMessage(mask(question, {})),
+                ],
+                decision="plan",
+            )
+            update["decisions"] = [answer.record(int(state.get("turn_count", 0)))]
+            decided, how = answer.value, answer.how
+        plan = {**bounded(decided or rule_plan(question, index, loop), question), "how": how}
+        agents = ", ".join(step["agent"] for step in plan["steps"])
+        return {
+            **update,
+            "plan": plan,
+            "steps": [],
+            "retrieved": [],
+            "retrieval": {},
+            "route": "supervisor",
+            "route_reason": f"plan ({how}): {agents}",
+        }
+
+    return plan_node
