@@ -27,6 +27,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.constants import END
 from langgraph.types import Command, StateSnapshot
 
+from graph.approval import Answer, decision
 from graph.errors import (
     ErrorCode,
     InputError,
@@ -57,7 +58,7 @@ from graph.storage.persistence import StorageError, prune_checkpoints
 from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.tools import TURN_CANCELLED
-from graph.turns import CUT_OFF, content_text, cut_off, split_turns, turn_open
+from graph.turns import CUT_OFF, content_text, cut_off, is_turn_end, split_turns, turn_open
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ class TurnOutcome:
     error_code: str | None = None
     """Set when the turn ended in the fallback answer."""
     pending: dict[str, Any] | None = None
-    """Set when the graph paused for approval: tool, args, tool_call_id."""
+    """Set when the graph paused for approval: category, tool, args, tool_call_id."""
     refused: str | None = None
     """Set when nothing was saved (an empty or out-of-order message, a busy thread, a
     refused write): why, for the user, whose text goes back to the input."""
@@ -231,10 +232,19 @@ def resume_turn(
     args: dict[str, Any] | None = None,
     events: TurnEvents | None = None,
     context: TurnContext | None = None,
+    *,
+    response: str | None = None,
 ) -> TurnOutcome:
-    """Answer a pending approval with approve, reject or edit (with new args)."""
-    if action not in ("approve", "reject", "edit"):
-        raise InputError(f"Unknown decision {action!r}.")
+    """Answer a pending approval (see `graph.approval`), the same for every client.
+
+    approve runs the waiting call, edit runs it with `args`, respond hands it `response`
+    (the user's free text, checked like a message) as its result without running it, and
+    reject ends the task: the call is not run and the turn is closed as APPROVAL_REJECTED
+    (the thread no longer waits; the conversation before stays; the next message works).
+    """
+    answer = decision(action=action, args=args, response=response)
+    if answer.action == "respond":
+        answer = Answer("respond", response=check_message(app, answer.response))
     app.persistence.check_file()
     context = context or turn_context(app, thread_id)
     with _lease(app, thread_id):
@@ -242,7 +252,7 @@ def resume_turn(
             snapshot = app.graph.get_state(context.config)
         if pending_approval(app, thread_id, snapshot) is None:
             raise InputError("Nothing is waiting for approval in this thread.")
-        command: Command[Any] = Command(resume={"action": action, "args": args})
+        command: Command[Any] = Command(resume=answer.resume_value())
         return _stream(app, thread_id, command, events, context.started(snapshot=snapshot))
 
 
@@ -484,6 +494,8 @@ def _stream(
                             outcome.pending = dict(interrupt.value)
                     elif mode == "updates" and chunk.get("llm_node"):
                         last = chunk["llm_node"]["messages"][-1]
+                    elif mode == "updates" and _closing(chunk.get("tool_node")):
+                        last = chunk["tool_node"]["messages"][-1]  # a rejection closed it
                     # stop as the next step starts: the step before is saved by then (a
                     # step's messages and updates come before its checkpoint, and a tool's
                     # result stopped there would be lost with its call left unanswered)
@@ -512,6 +524,12 @@ def _stream(
         outcome.error_code = last.response_metadata.get("error_code")
         outcome.cut_off = cut_off(last) or None
     return outcome
+
+
+def _closing(update: Any) -> bool:
+    """Whether a node's update ends the turn with an answer (an AIMessage, no tool calls)."""
+    messages = update.get("messages") if isinstance(update, dict) else None
+    return isinstance(messages, list) and bool(messages) and is_turn_end(messages[-1])
 
 
 class _StopOnToken(BaseCallbackHandler):
