@@ -272,7 +272,9 @@ def main() -> None:
                 render_approval(
                     view.pending,
                     lang,
-                    lambda action, args: _decide(app, thread, action, args, lang),
+                    lambda action, args=None, response=None: _decide(
+                        app, thread, action, args, lang, response
+                    ),
                 )
 
         if "flash" in st.session_state:  # next to the input, where the user is looking
@@ -483,9 +485,20 @@ def _show_version(app: ChatApp, thread: str, turn: int, version: int) -> None:
         st.session_state["flash"] = str(exc)
 
 
-def _decide(app: ChatApp, thread: str, action: str, args: dict | None, lang: str) -> None:
-    """A button callback: the decision's turn runs in the run it starts (see `_queue`)."""
-    _queue(TurnRequest(thread, kind="resume", action=action, args=args))
+def _decide(
+    app: ChatApp,
+    thread: str,
+    action: str,
+    args: dict | None,
+    lang: str,
+    response: str | None = None,
+) -> None:
+    """A button callback: the decision's turn runs in the run it starts (see `_queue`).
+
+    `response` is the user's own answer (respond): handed to the waiting call instead of
+    running it, as the API's `{"response": "..."}` is.
+    """
+    _queue(TurnRequest(thread, kind="resume", action=action, args=args, response=response))
 
 
 def _continue(app: ChatApp, thread: str, lang: str) -> None:

@@ -145,7 +145,7 @@ class TurnResult:
     tool_runs: list[str] = field(default_factory=list)
     """Tools that answered (tool_result events), with their status."""
     approvals: int = 0
-    """python_repl approvals asked (each one is rejected)."""
+    """Approvals asked (each one answered with `DECLINE`: the call is not run)."""
     summarized: bool = False
     hit: bool | None = None
     """For a turn with expected strings: whether one is in the answer."""
@@ -591,13 +591,21 @@ def _fell_back(entry: dict[str, Any]) -> bool:
     return any(w in how for w in ("fallback", "rule", "fail"))
 
 
+DECLINE = "Do not run it; answer without it."
+"""The bench's answer to every approval: the call is not run and the model goes on."""
+
+
 def run_turns(
     app: Any,
     thread: str,
     turns: list[dict[str, Any]],
     on_turn: Callable[[TurnResult], None] | None = None,
 ) -> list[TurnResult]:
-    """Send each scripted turn through the turn runner; a pending approval is rejected."""
+    """Send each scripted turn through the turn runner; a pending approval is declined.
+
+    Declined with a free-text answer (`DECLINE`), not a reject: a reject ends the task with
+    APPROVAL_REJECTED (seed 004), and the bench measures the model's answer without the call.
+    """
     from graph.session.app import thread_values
 
     results = []
@@ -613,7 +621,8 @@ def run_turns(
             decision = TurnRequest(
                 thread,
                 kind="resume",
-                action="reject",
+                action="respond",
+                response=DECLINE,
                 tool_call_id=str(outcome.pending.get("tool_call_id") or ""),
             )
             outcome = run_request(app, decision, TurnEvents(thread, events.append))
@@ -777,7 +786,7 @@ def format_table(result: BenchResult) -> str:
     for t in result.turns:
         tools = f"{','.join(t.tool_calls) or '-'} → {','.join(t.tool_runs) or '-'}"
         if t.approvals:
-            tools += f" ({t.approvals} approval rejected)"
+            tools += f" ({t.approvals} approval declined)"
         hit = "-" if t.hit is None else ("yes" if t.hit else "no")
         apology = (t.error_code or "yes") if t.apology else "-"
         lines.append(

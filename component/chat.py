@@ -10,7 +10,7 @@ from typing import Any
 import streamlit as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from component.i18n import t
+from component.i18n import known, t
 from graph.times import describe_time, message_time
 from graph.turns import cut_off
 
@@ -223,17 +223,27 @@ def render_history(
             render_versions(number, actions, lang)
 
 
-def render_approval(
-    pending: dict[str, Any], lang: str, on_decide: Callable[[str, dict[str, Any] | None], None]
-) -> None:
-    """A paused tool call: show the code with Approve / Reject / Edit."""
+Decide = Callable[..., None]
+"""`on_decide(action, args=None, response=None)`: a decision on the waiting call (a
+button callback; `graph.approval` says what each action does)."""
+
+
+def render_approval(pending: dict[str, Any], lang: str, on_decide: Decide) -> None:
+    """A paused tool call: its category, the call, and Approve / Reject / Edit / Answer."""
+    category = str(pending.get("category") or "code")
     with st.chat_message("assistant"):
-        st.warning(t("approval", lang))
+        heading = "approval" if category == "code" else f"approval_{category}"
+        st.warning(t(heading if known(heading) else "approval_outbound", lang))
+        named = t(f"category_{category}", lang) if known(f"category_{category}") else category
+        st.caption(t("approval_category", lang, category=named))
         if pending.get("may_have_run"):
             st.error(t("may_have_run", lang))
         if pending.get("reason"):
             st.info(t(f"outbound_{pending['reason']}", lang, tool=pending.get("tool", "")))
-        st.caption(t("approval_help", lang))
+        if category == "code":
+            st.caption(t("approval_help", lang))
+        else:
+            st.caption(t("approval_call_help", lang, tool=pending.get("tool", "")))
         args = dict(pending.get("args") or {})
         is_code = "code" in args
         code = str(args["code"]) if is_code else json.dumps(args, ensure_ascii=False)
@@ -257,6 +267,16 @@ def render_approval(
         )
         middle.button(t("reject", lang), key="reject", on_click=on_decide, args=("reject", None))
         right.button(t("edit", lang), key="edit", on_click=edit)
+
+        answer_key = f"respond_{pending.get('tool_call_id')}"
+
+        def respond() -> None:
+            text = str(st.session_state.get(answer_key) or "").strip()
+            if text:  # an empty answer decides nothing
+                on_decide("respond", None, text)
+
+        st.text_input(t("respond_label", lang), key=answer_key, help=t("respond_help", lang))
+        st.button(t("respond", lang), key="respond", on_click=respond)
 
 
 def _json_args(text: str, fallback: dict[str, Any]) -> dict[str, Any]:

@@ -189,6 +189,41 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "⚠️ 코드 실행 승인이 필요합니다",
         "en": "⚠️ Code execution needs your approval",
     },
+    "approval_contract": {
+        "ko": "⚠️ 계약 관련 작업(서명·체결·해지)입니다. 승인이 필요합니다",
+        "en": "⚠️ This call acts on a contract (signing, agreeing, terminating). It needs your approval",
+    },
+    "approval_payment": {
+        "ko": "⚠️ 결제 관련 작업(결제·송금·구매, 카드 번호)입니다. 승인이 필요합니다",
+        "en": "⚠️ This call involves a payment (paying, transferring money, buying, a card number). It needs your approval",
+    },
+    "approval_sensitive": {
+        "ko": "⚠️ 민감한 개인정보(주민등록번호·비밀번호·계좌번호·건강 정보 등)가 담긴 호출입니다. 승인이 필요합니다",
+        "en": "⚠️ This call carries sensitive personal data (an ID number, a password, an account number, health data). It needs your approval",
+    },
+    "approval_outbound": {
+        "ko": "⚠️ 외부로 내용을 보내는 도구입니다. 승인이 필요합니다",
+        "en": "⚠️ This tool sends text out of the machine. It needs your approval",
+    },
+    "approval_category": {"ko": "승인 분류: {category}", "en": "Approval category: {category}"},
+    "category_contract": {"ko": "계약 (contract)", "en": "contract"},
+    "category_payment": {"ko": "결제 (payment)", "en": "payment"},
+    "category_sensitive": {"ko": "민감 정보 (sensitive)", "en": "sensitive"},
+    "category_code": {"ko": "코드 실행 (code)", "en": "code"},
+    "category_outbound": {"ko": "외부 전송 (outbound)", "en": "outbound"},
+    "approval_call_help": {
+        "ko": "도구 {tool}이(가) 아래 인자로 호출됩니다. 승인하기 전에는 실행되지 않습니다. 거절하면 실행하지 않고 이 작업을 끝냅니다.",
+        "en": "The tool {tool} is called with the arguments below. Nothing runs before you approve; rejecting ends the task without running it.",
+    },
+    "respond_label": {
+        "ko": "실행하지 않고 직접 답하기",
+        "en": "Answer it yourself instead of running it",
+    },
+    "respond_help": {
+        "ko": "여기 쓴 답이 도구의 결과 대신 전달되고, AI는 그 답으로 이어서 답합니다.",
+        "en": "What you write here is handed over instead of the tool's result, and the AI answers from it.",
+    },
+    "respond": {"ko": "이 답으로 계속", "en": "Go on with this answer"},
     "approval_help": {
         "ko": "아래 코드는 별도 프로세스에서 제한(시간·메모리·출력)을 두고 실행됩니다. 승인하기 전에는 실행되지 않습니다.",
         "en": "The code below runs in a separate, limited process (time, memory, output). Nothing runs before you approve.",
@@ -538,6 +573,11 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "{calls} summaries and merges ({requests} model requests)",
     },
 }
+
+
+def known(key: str) -> bool:
+    """Whether there is a string `key` (for keys made from data, e.g. a category)."""
+    return key in _STRINGS
 
 
 def t(key: str, lang: str = "ko", **values: Any) -> str:

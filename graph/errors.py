@@ -39,6 +39,9 @@ class ErrorCode(StrEnum):
     INPUT_REJECTED = "INPUT_REJECTED"
     """The message or request was refused before anything was written (empty, too long,
     out of order, waiting for an approval); nothing changed."""
+    APPROVAL_REJECTED = "APPROVAL_REJECTED"
+    """The user rejected a call (or a step) that waited for approval: it was not run and
+    the task ended there (seed 004); the conversation before it stays as it was."""
     SAFEGUARD_BLOCKED = "SAFEGUARD_BLOCKED"
     """The safeguard blocked the message (HARMFUL); it was never sent to a model."""
     THREAD_BUSY = "THREAD_BUSY"

@@ -1,6 +1,7 @@
 """The chat graph: safeguard, summary, recall, then the model and its tools.
 
-START -> safeguard_node -> summary_node -> recall_node -> llm_node <-> tool_node -> END.
+START -> safeguard_node -> summary_node -> recall_node -> llm_node <-> tool_node -> END
+(tool_node ends the turn itself when the user rejects a call that waits for approval).
 The safeguard labels the message first (a blocked one ends the turn there). With a document
 index a router runs next: safeguard_node -> router_node -> (rag_node) -> summary_node.
 With AGENT_MODE=supervisor, seed 004's supervisor takes the place of the router and of
@@ -24,6 +25,7 @@ from graph.nodes import (
     make_summary_node,
     make_tool_node,
     route_after_llm,
+    route_after_tools,
 )
 from graph.nodes.safeguard import make_safeguard_node, route_after_safeguard
 from graph.providers import get_chat_model, get_summarizer
@@ -143,7 +145,8 @@ def build_graph(
         builder.add_edge("rag_node", "summary_node")
     builder.add_edge("recall_node", "llm_node")
     builder.add_conditional_edges("llm_node", route_after_llm, ["tool_node", END])
-    builder.add_edge("tool_node", "llm_node")
+    # a rejected approval closes the turn in tool_node (seed 004: the task ends there)
+    builder.add_conditional_edges("tool_node", route_after_tools, ["llm_node", END])
     return builder.compile(checkpointer=checkpointer)
 
 

@@ -29,6 +29,7 @@ from langchain_core.messages import (
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from graph.approval import USER_ANSWERED
 from graph.safeguard import find_pii
 from graph.statements import Statement, best_statements, said, user_segments
 from graph.summarizer import sentences
@@ -638,7 +639,14 @@ class OfflineChatModel(BaseChatModel):
         lines = []
         for result in results:
             text = content_text(result).strip()
-            if text.startswith("Error:"):
+            if text.startswith(USER_ANSWERED):  # not run: the user answered it (respond)
+                said = text[len(USER_ANSWERED) :].strip()
+                lines.append(
+                    f"{result.name}은(는) 실행하지 않았습니다. 대신 주신 답: {said}"
+                    if korean
+                    else f"{result.name} was not run. Your answer instead: {said}"
+                )
+            elif text.startswith("Error:"):
                 lines.append(
                     f"{result.name} 도구가 실패했습니다. {text}"
                     if korean

@@ -23,7 +23,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
-from graph.errors import CheckpointNotFound, InputError, MessageTooLong, ThreadBusy
+from graph.errors import CheckpointNotFound, ErrorCode, InputError, MessageTooLong, ThreadBusy
 from graph.memory.stats import summary_stats
 from graph.session import (
     ChatApp,
@@ -31,7 +31,7 @@ from graph.session import (
     Redo,
     TurnRequest,
     check_message,
-    checkpoints,
+    checkpoint_page,
     delete_thread,
     ensure_thread,
     export_thread,
@@ -49,6 +49,7 @@ from graph.session import (
     threads,
 )
 from graph.session.app import require_thread, thread_values
+from graph.session.history import CHECKPOINT_PAGE
 from graph.session.runner import ApprovalMismatch, check_decision
 from graph.settings import Settings, load_settings
 from graph.storage.persistence import StorageError
@@ -62,6 +63,7 @@ from service.limits import BodyLimit, StreamSlots, client_key, past_end
 from service.models import (
     ChatAnswer,
     ChatRequest,
+    CheckpointList,
     Decision,
     Forked,
     ForkRequest,
@@ -249,8 +251,8 @@ def create_app(
             raise Refusal(
                 409,
                 "APPROVAL_PENDING",
-                "The job waits for a tool approval; answer it (approve: false refuses the "
-                "call) at POST /api/sessions/{thread_id}/resume.",
+                "The job waits for a tool approval; answer it (approve: false rejects the "
+                "call and ends the task) at POST /api/sessions/{thread_id}/resume.",
                 thread_id=job.thread_id,
             )
         svc.broker.cancel(job_id)
@@ -335,13 +337,26 @@ def create_app(
         with _refusals():
             return export_thread(svc.chat, thread_id)
 
-    @api.get("/api/sessions/{thread_id}/checkpoints", dependencies=guarded)
-    def list_checkpoints(thread_id: str) -> list[dict[str, Any]]:
-        """The thread's kept checkpoints, newest first, with seed 001's metadata."""
+    @api.get(
+        "/api/sessions/{thread_id}/checkpoints",
+        response_model=CheckpointList,
+        dependencies=guarded,
+    )
+    def list_checkpoints(
+        thread_id: str, limit: int = CHECKPOINT_PAGE, before: str | None = None
+    ) -> CheckpointList:
+        """The thread's kept checkpoints, newest first, with seed 001's metadata.
+
+        A page at a time: `limit` of them (1-500), older than the checkpoint `before` (a
+        page's `next_cursor`); `next_cursor` is None on the last page.
+        """
         svc = service()
         _known(svc, thread_id)
         with _refusals():
-            return checkpoints(svc.chat, thread_id)
+            page = checkpoint_page(svc.chat, thread_id, limit=limit, before=before)
+        return CheckpointList(
+            thread_id=page.thread_id, checkpoints=page.checkpoints, next_cursor=page.next_cursor
+        )
 
     @api.post(
         "/api/sessions/{thread_id}/fork",
@@ -662,8 +677,13 @@ def _thread_for_chat(svc: Service, thread_id: str | None, message: str) -> str:
     return thread
 
 
+PENDING_FIELDS = ("category", "reason", "tool", "args", "tool_call_id", "preview")
+"""What a client sees of a waiting approval (`category`: contract, payment, sensitive, code
+or outbound; `reason` for outbound)."""
+
+
 def _pending_fields(pending: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in pending.items() if k in ("tool", "args", "tool_call_id", "preview")}
+    return {k: v for k, v in pending.items() if k in PENDING_FIELDS}
 
 
 def _decide(svc: Service, thread_id: str, body: Decision) -> tuple[Job, int]:
@@ -674,9 +694,16 @@ def _decide(svc: Service, thread_id: str, body: Decision) -> tuple[Job, int]:
     except InputError as exc:
         code = "APPROVAL_MISMATCH" if isinstance(exc, ApprovalMismatch) else "NOTHING_PENDING"
         raise Refusal(409, code, str(exc), thread_id=thread_id) from exc
-    action, args = body.action()
+    answer = body.answer()
+    if answer.action == "respond":
+        _checked(svc, answer.response)  # the user's text, limited like a message (413)
     request = TurnRequest(
-        thread_id, kind="resume", action=action, args=args, tool_call_id=body.tool_call_id
+        thread_id,
+        kind="resume",
+        action=answer.action,
+        args=answer.args,
+        response=answer.response or None,
+        tool_call_id=body.tool_call_id,
     )
     job = _unpark(svc, thread_id)
     if job is None:  # paused outside the service (the app), or before it restarted
@@ -780,6 +807,18 @@ async def _answer(svc: Service, job: Job, after: int) -> ChatAnswer:
         code = error["error_code"]
         status = {"THREAD_BUSY": 409, "INPUT_REJECTED": 422, "STORAGE_ERROR": 503}.get(code, 500)
         raise Refusal(status, code, error["content"], job_id=job.job_id)
+    if turn.get("error_code") == ErrorCode.APPROVAL_REJECTED.value:
+        # seed 004: a rejection ends the task with an error response; the turn is closed
+        raise Refusal(
+            409,
+            ErrorCode.APPROVAL_REJECTED.value,
+            "The call was rejected: it was not run and the task ended. The conversation "
+            "is kept; the next message goes on from it.",
+            thread_id=job.thread_id,
+            job_id=job.job_id,
+            turn=turn.get("turn"),
+            answer=error.get("content") or "".join(tokens),
+        )
     return ChatAnswer(
         thread_id=job.thread_id,
         job_id=job.job_id,
@@ -814,6 +853,7 @@ def _session(svc: Service, thread_id: str) -> Session:
         statistics=stats,
         forked_from=view.forked_from,
         pending=_pending_fields(view.pending) if view.pending else None,
+        is_waiting_human=view.is_waiting_human,
         versions=[
             TurnVersionsOut(turn=v.turn, shown=v.shown, count=v.count)
             for _, v in sorted(view.versions.items())

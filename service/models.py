@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from graph.approval import Answer, decision
 from graph.settings import MAX_COMPRESSION_RATE, MIN_COMPRESSION_RATE
 
 Strategy = Literal["three_turn", "sliding_window", "recursive"]
@@ -71,26 +72,31 @@ class ChatAnswer(BaseModel):
 class Decision(_Body):
     """`POST /api/sessions/{thread_id}/resume` and the WebSocket's `human_response`.
 
-    `{"approve": true}` runs the call, `{"approve": false}` refuses it, and
-    `{"response": {...}}` runs it with edited arguments. `tool_call_id`, when given, must
-    name the call that waits.
+    Seed 004: `{"approve": true}` runs the waiting call, `{"approve": false}` rejects it and
+    ends the task (`APPROVAL_REJECTED`), `{"response": "free text"}` hands the text to the
+    waiting call or step as the user's answer (the call is not run). Edited arguments as
+    before: `{"response": {...}}`, or the app's `{"action": "edit", "args": {...}}`
+    (`action` is also approve, reject or respond with `response`). `tool_call_id`, when
+    given, must name the call that waits. The rules are the application API's
+    (`graph.approval.decision`).
     """
 
     approve: bool | None = None
-    response: dict[str, Any] | None = None
+    response: str | dict[str, Any] | None = None
+    action: Literal["approve", "reject", "edit", "respond"] | None = None
+    args: dict[str, Any] | None = None
     tool_call_id: str | None = None
 
     @model_validator(mode="after")
     def _one_decision(self) -> Decision:
-        if (self.approve is None) == (self.response is None):
-            raise ValueError('give exactly one of "approve" (true or false) or "response"')
+        self.answer()  # InputError is a ValueError: a 422 that says what is wrong
         return self
 
-    def action(self) -> tuple[str, dict[str, Any] | None]:
-        """The runner's decision: approve, reject, or edit with arguments."""
-        if self.response is not None:
-            return "edit", self.response
-        return ("approve" if self.approve else "reject"), None
+    def answer(self) -> Answer:
+        """The decision as the application API takes it."""
+        return decision(
+            approve=self.approve, response=self.response, action=self.action, args=self.args
+        )
 
 
 class SessionPatch(_Body):
@@ -159,10 +165,24 @@ class Session(BaseModel):
     summary_history: list[dict[str, Any]] = []
     statistics: dict[str, Any] = {}
     pending: dict[str, Any] | None = None
+    """The call or step waiting for approval: category, tool, args, tool_call_id."""
+    is_waiting_human: bool = False
+    """Seed 004: true while an approval waits (`pending` is set), false otherwise."""
     forked_from: dict[str, Any] = {}
     versions: list[TurnVersionsOut] = []
     """The turns of the line shown that have more than one version."""
     """For a fork: the thread, checkpoint and turn it was taken from."""
+
+
+class CheckpointList(BaseModel):
+    """`GET /api/sessions/{thread_id}/checkpoints`: one page, newest first (seed 004).
+
+    `next_cursor`, passed as `?before=`, gives the next (older) page; None on the last.
+    """
+
+    thread_id: str
+    checkpoints: list[dict[str, Any]]
+    next_cursor: str | None = None
 
 
 class Problem(BaseModel):

@@ -9,7 +9,7 @@ from graph.nodes.base import Node
 from graph.nodes.llm import classify_error, fallback_message, make_llm_node, route_after_llm
 from graph.nodes.recall import make_recall_node
 from graph.nodes.summary import make_summary_node, planned_summary
-from graph.nodes.tools import RETRIEVAL_CALLS, RETRIEVAL_TOOLS, make_tool_node
+from graph.nodes.tools import RETRIEVAL_CALLS, RETRIEVAL_TOOLS, make_tool_node, route_after_tools
 
 __all__ = [
     "RETRIEVAL_CALLS",
@@ -23,4 +23,5 @@ __all__ = [
     "make_tool_node",
     "planned_summary",
     "route_after_llm",
+    "route_after_tools",
 ]

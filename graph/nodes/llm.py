@@ -205,6 +205,15 @@ def fallback_message(code: ErrorCode, korean: bool = True) -> AIMessage:
             else "The answer was stopped. Your message is saved; it can be answered again."
         )
         return AIMessage(content=text, response_metadata={"error_code": code.value})
+    if code == ErrorCode.APPROVAL_REJECTED:
+        text = (
+            "승인을 거절하셨으므로 그 작업은 실행하지 않고 여기서 마쳤습니다 "
+            f"(오류 코드: {code.value}). 대화는 그대로 있으니 다음 메시지를 보내 주세요."
+            if korean
+            else "You rejected the call, so it was not run and the task ended here "
+            f"(error code: {code.value}). The conversation is kept; send your next message."
+        )
+        return AIMessage(content=text, response_metadata={"error_code": code.value})
     text = (
         f"죄송합니다. 이번 답변을 만들지 못했습니다 (오류 코드: {code.value}). "
         "메시지와 대화는 저장되어 있으니 다시 시도해 주세요."

@@ -3,30 +3,47 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
 from langgraph.types import interrupt
 
+from graph.approval import (
+    NOT_RUN_AFTER_REJECT,
+    REJECTED,
+    USER_ANSWERED,
+    Category,
+    category_of,
+    read_answer,
+)
+from graph.errors import ErrorCode, error_record
 from graph.memory.recall import DATA_TOOL_NAMES
 from graph.nodes.base import Node
+from graph.nodes.llm import fallback_message
 from graph.retrieval.loop import MAX_CALLS
 from graph.state import ChatState
 from graph.storage.archive import Archive
 from graph.storage.tool_calls import load_call, mark_call
-from graph.turns import extract_current_turn
+from graph.text import is_korean
+from graph.turns import extract_current_turn, user_text
 
 
 def make_tool_node(
     tools: Sequence[BaseTool], approval_required: frozenset[str], archive: Archive | None = None
 ) -> Node:
-    """tool_node: run the requested tools; code runs only after the user approves it.
+    """tool_node: run the requested tools; risky ones only after the user approves them.
 
-    A tool that needs approval pauses the graph with `interrupt()`; the resume value is
-    `{"action": "approve" | "reject" | "edit", "args": {...}}`. Any tool error becomes a
-    ToolMessage starting with `Error:` and the model answers from it.
+    A call pauses the graph with `interrupt()` when its tool is in `approval_required`
+    (category `code`), when `graph.approval.category_of` puts it in a seed category
+    (contract, payment, sensitive), or when it would send text out after untrusted text
+    came in (`outbound`, with its `reason`). The request names the `category`; the resume
+    value is read by `graph.approval.read_answer`: approve and edit run the call, respond
+    gives it the user's text as its result (it does not run), and reject ends the task:
+    the call and those after it in the step are not run, and the turn is closed with an
+    apology marked APPROVAL_REJECTED (`route_after_tools` then ends the graph). Any tool
+    error becomes a ToolMessage starting with `Error:` and the model answers from it.
 
     With an archive every call runs at most once: its result is recorded under the turn,
     the model step and the call's place in it, besides its `tool_call_id` (`call_key`: a
@@ -44,6 +61,8 @@ def make_tool_node(
         thread = str(state.get("session_id", ""))
         results: list[ToolMessage] = []
         step = _model_steps(state)
+        message = user_text(extract_current_turn(state["messages"]))
+        rejected = False
         for position, call in enumerate(last.tool_calls):
             name, call_id = call["name"], call["id"] or ""
             key = call_key(int(state.get("turn_count", 0)), step, position, call_id)
@@ -54,7 +73,9 @@ def make_tool_node(
             searches = _calls_this_turn(state, group) + sum(1 for r in results if r.name in group)
             if name in RETRIEVAL_TOOLS:  # the rag node's loop spent some of the three
                 searches += len((state.get("retrieval") or {}).get("steps") or [])
-            if tool is None:
+            if rejected:  # the user rejected a call before it: the task has ended
+                content, decision = NOT_RUN_AFTER_REJECT, "reject"
+            elif tool is None:
                 content = f"Error: there is no tool named {name!r}."
             elif name in RETRIEVAL_TOOLS and searches >= RETRIEVAL_CALLS:
                 content = (
@@ -65,26 +86,31 @@ def make_tool_node(
             else:
                 record = load_call(archive, thread, key) if archive else None
                 reason = _outbound_reason(state, results) if name in OUTBOUND else ""
-                if name in approval_required or reason:
+                category = approval_category(name, args, message, approval_required, reason)
+                answered = ""
+                if category is not None:
                     # interrupt() runs for every approval, done or not: on resume LangGraph
                     # hands back the answers by their order in the node
                     request = {
                         "kind": "approval",
+                        "category": category.value,
                         "tool": name,
                         "args": args,
                         "tool_call_id": call_id,
                     }
                     if reason:
                         request["reason"] = reason
-                    answer = interrupt(request)
-                    decision = str((answer or {}).get("action", "reject"))
+                    answer = read_answer(interrupt(request))
+                    decision, answered = answer.action, answer.response
                     if decision == "edit":
-                        args = dict((answer or {}).get("args") or args)
+                        args = dict(answer.args or args)
                 if record and record["status"] == "done":
                     content, args = str(record["content"]), dict(record.get("args") or args)
                     decision = str(record.get("decision", decision))
+                elif decision == "respond":
+                    content = f"{USER_ANSWERED} {answered}"
                 elif decision not in ("auto", "approve", "edit"):
-                    content = "Error: the user rejected this call; it was not run."
+                    content, rejected = REJECTED, True
                 else:
                     if archive:
                         mark_call(archive, thread, key, "running", args=args, decision=decision)
@@ -108,9 +134,47 @@ def make_tool_node(
                     artifact={"args": args, "decision": decision},
                 )
             )
-        return {"messages": results}
+        if not rejected:
+            return {"messages": results}
+        turn = int(state.get("turn_count", 0))
+        code = ErrorCode.APPROVAL_REJECTED
+        return {
+            "messages": [*results, fallback_message(code, is_korean(message) or not message)],
+            "errors": [
+                *state.get("errors", []),
+                error_record(turn, "tool_node", code, "the user rejected a call"),
+            ],
+        }
 
     return tool_node
+
+
+def approval_category(
+    name: str,
+    args: dict[str, Any],
+    message: str,
+    approval_required: frozenset[str],
+    reason: str = "",
+) -> Category | None:
+    """Why a call must wait for the user's approval, or None when it runs at once.
+
+    A seed category first (the user should see that a payment is a payment, even in code),
+    then `code` for the tools that always ask, then `outbound` for a `reason`.
+    """
+    found = category_of(name, args, message)
+    if found is not None:
+        return found
+    if name in approval_required:
+        return Category.CODE
+    return Category.OUTBOUND if reason else None
+
+
+def route_after_tools(state: ChatState) -> Literal["llm_node", "__end__"]:
+    """After the tools: the model reads their results, unless a rejection closed the turn."""
+    last = state["messages"][-1]
+    if isinstance(last, AIMessage) and not last.tool_calls:
+        return "__end__"
+    return "llm_node"
 
 
 def call_key(turn: int, step: int, position: int, call_id: str) -> str:

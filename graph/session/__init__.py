@@ -1,7 +1,8 @@
 """The application API that app.py, graph.replay and the service share.
 
 - `app`: the compiled graph with its persistence (`open_app`).
-- `turns`: running a turn, answering an approval or retrying an unanswered turn.
+- `turns`: running a turn, answering an approval (`decision` reads a client's answer in
+  any of its shapes, `graph.approval`) or retrying an unanswered turn.
 - `runner` and `events`: the one turn runner, a request in and seed 001's events out, in a
   worker thread per conversation; the app renders these events and the service forwards them.
 - `threads`: creating, listing, configuring, reading, exporting and deleting threads.
@@ -10,7 +11,8 @@
 - `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
 - `transfer`: importing a thread that `export_thread` wrote.
-- `history`: a thread's kept checkpoints, and forking a new thread from one of them.
+- `history`: a thread's kept checkpoints (all, or a page with a cursor), and forking a new
+  thread from one of them.
 - `versions`: sending a turn's message again (regenerate, edit and resend) as a new
   version of the turn in the same thread, and switching between a turn's versions;
   `slots`: where the versions not shown are kept (the bookkeeping `threads` reads).
@@ -31,10 +33,11 @@ Below the session: `graph.storage`'s face (never its lower modules), `graph.memo
 `graph.session` except `graph.replay`; `service/` and `app.py` import it.
 """
 
+from graph.approval import Answer, decision
 from graph.session.app import ChatApp, open_app, pending_approval
 from graph.session.events import Event, TurnEvents
 from graph.session.facts import lost_facts, pin, pinned_facts, unpin
-from graph.session.history import checkpoints, fork_thread
+from graph.session.history import CheckpointPage, checkpoint_page, checkpoints, fork_thread
 from graph.session.preview import NextContext, preview_next_context
 from graph.session.runner import (
     TurnHandle,
@@ -83,6 +86,8 @@ from graph.session.versions import (
 
 __all__ = [
     "TITLE_CHARS",
+    "Answer",
+    "decision",
     "ChatApp",
     "NextContext",
     "ThreadView",
@@ -92,6 +97,8 @@ __all__ = [
     "TurnRequest",
     "TurnOutcome",
     "check_message",
+    "CheckpointPage",
+    "checkpoint_page",
     "checkpoints",
     "fork_thread",
     "redo_last_turn",

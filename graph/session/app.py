@@ -133,8 +133,9 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     )
 
 
-NOT_RETRYABLE = frozenset({ErrorCode.SAFEGUARD_BLOCKED})
-"""Unanswered turns that a retry would not answer: a blocked message stays blocked."""
+NOT_RETRYABLE = frozenset({ErrorCode.SAFEGUARD_BLOCKED, ErrorCode.APPROVAL_REJECTED})
+"""Unanswered turns that a retry would not answer: a blocked message stays blocked, and a
+task the user stopped by rejecting its call stays stopped (a new message goes on)."""
 
 
 def retryable(messages: Sequence[BaseMessage]) -> bool:

@@ -21,7 +21,7 @@ MetadataKind = Literal[
     "node_end",  # a graph node finished: node
     "tool_call",  # the model asked for a tool: tool_call_id, tool, args
     "tool_result",  # a tool answered: tool_call_id, tool, content, status
-    "approval_request",  # a tool waits for the user's decision: tool, args, tool_call_id
+    "approval_request",  # a call waits for the user's decision: category, tool, args, tool_call_id
     "summary",  # a summary was made this turn: the summary_history entry
     "candidates",  # ANSWER_CANDIDATES > 1: the step's candidates with scores, one chosen
     "restarted",  # the job's worker died; another one runs the turn again

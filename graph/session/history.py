@@ -12,6 +12,7 @@ turn in the same thread instead (`graph.session.versions`), built on the same fo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
@@ -54,6 +55,45 @@ def checkpoints(app: ChatApp, thread_id: str) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+CHECKPOINT_PAGE = 50
+"""Checkpoints on a page of the listing when the caller does not say (`checkpoint_page`)."""
+MAX_CHECKPOINT_PAGE = 500
+"""The most a caller may ask for on one page."""
+
+
+@dataclass(frozen=True)
+class CheckpointPage:
+    """One page of a thread's checkpoint listing, newest first (seed 004's listing).
+
+    `next_cursor` is the id of the page's last (oldest) checkpoint when older ones follow,
+    None on the last page: passed as `before`, it gives the next page.
+    """
+
+    thread_id: str
+    checkpoints: list[dict[str, Any]]
+    next_cursor: str | None = None
+
+
+def checkpoint_page(
+    app: ChatApp, thread_id: str, *, limit: int = CHECKPOINT_PAGE, before: str | None = None
+) -> CheckpointPage:
+    """The thread's kept checkpoints older than the checkpoint `before` (None: the newest).
+
+    Checkpoint ids grow with time, so a cursor still pages right after its checkpoint was
+    pruned. InputError for a limit outside 1..MAX_CHECKPOINT_PAGE or an empty cursor.
+    """
+    if not 1 <= limit <= MAX_CHECKPOINT_PAGE:
+        raise InputError(f"limit must be between 1 and {MAX_CHECKPOINT_PAGE}, not {limit}.")
+    if before is not None and not before.strip():
+        raise InputError("before must be a checkpoint id (a page's next_cursor).")
+    listed = checkpoints(app, thread_id)
+    if before is not None:
+        listed = [c for c in listed if str(c["checkpoint_id"]) < before]
+    page = listed[:limit]
+    more = len(listed) > limit
+    return CheckpointPage(thread_id, page, str(page[-1]["checkpoint_id"]) if more else None)
 
 
 def fork_thread(

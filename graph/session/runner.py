@@ -54,9 +54,11 @@ class TurnRequest:
     """None keeps the thread's strategy."""
     sent_at: str | None = None
     action: str = ""
-    """resume: approve | reject | edit."""
+    """resume: approve | reject | edit | respond (`graph.approval`)."""
     args: dict[str, Any] | None = None
     """resume with edit: the arguments the tool runs with."""
+    response: str | None = None
+    """resume with respond: the user's free text, handed to the waiting call or step."""
     tool_call_id: str | None = None
     """resume: the call the decision answers (checked against the pending one)."""
 
@@ -119,7 +121,15 @@ def _run(
     if request.kind == "resume":
         if request.tool_call_id:
             check_decision(app, thread_id, request.tool_call_id)
-        return resume_turn(app, thread_id, request.action, request.args, events, context)
+        return resume_turn(
+            app,
+            thread_id,
+            request.action,
+            request.args,
+            events,
+            context,
+            response=request.response,
+        )
     if request.kind == "retry":
         return retry_turn(app, thread_id, events, context)
     if request.kind == "continue":

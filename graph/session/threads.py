@@ -78,6 +78,15 @@ class ThreadView:
     versions: dict[int, TurnVersions] = field(default_factory=dict)
     """The turns of the line shown that have versions (regenerated or edited), by number."""
 
+    @property
+    def is_waiting_human(self) -> bool:
+        """Seed 004's flag: a call or step waits for the user's approval (`pending`).
+
+        Read from the saved pause itself, not kept beside it, so it cannot go stale: true
+        from the moment the graph pauses until a decision is taken.
+        """
+        return self.pending is not None
+
 
 def ensure_thread(app: ChatApp, thread_id: str | None, owner: str = "") -> str:
     """The id of a thread to talk in: a new one for None, and one made under a new id.

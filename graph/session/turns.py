@@ -27,6 +27,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.constants import END
 from langgraph.types import Command, StateSnapshot
 
+from graph.approval import Answer, decision
 from graph.errors import (
     ErrorCode,
     InputError,
@@ -59,7 +60,7 @@ from graph.supervisor import step_event
 from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.tools import TURN_CANCELLED
-from graph.turns import CUT_OFF, content_text, cut_off, split_turns, turn_open
+from graph.turns import CUT_OFF, content_text, cut_off, is_turn_end, split_turns, turn_open
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ class TurnOutcome:
     error_code: str | None = None
     """Set when the turn ended in the fallback answer."""
     pending: dict[str, Any] | None = None
-    """Set when the graph paused for approval: tool, args, tool_call_id."""
+    """Set when the graph paused for approval: category, tool, args, tool_call_id."""
     refused: str | None = None
     """Set when nothing was saved (an empty or out-of-order message, a busy thread, a
     refused write): why, for the user, whose text goes back to the input."""
@@ -233,10 +234,19 @@ def resume_turn(
     args: dict[str, Any] | None = None,
     events: TurnEvents | None = None,
     context: TurnContext | None = None,
+    *,
+    response: str | None = None,
 ) -> TurnOutcome:
-    """Answer a pending approval with approve, reject or edit (with new args)."""
-    if action not in ("approve", "reject", "edit"):
-        raise InputError(f"Unknown decision {action!r}.")
+    """Answer a pending approval (see `graph.approval`), the same for every client.
+
+    approve runs the waiting call, edit runs it with `args`, respond hands it `response`
+    (the user's free text, checked like a message) as its result without running it, and
+    reject ends the task: the call is not run and the turn is closed as APPROVAL_REJECTED
+    (the thread no longer waits; the conversation before stays; the next message works).
+    """
+    answer = decision(action=action, args=args, response=response)
+    if answer.action == "respond":
+        answer = Answer("respond", response=check_message(app, answer.response))
     app.persistence.check_file()
     context = context or turn_context(app, thread_id)
     with _lease(app, thread_id):
@@ -244,7 +254,7 @@ def resume_turn(
             snapshot = app.graph.get_state(context.config)
         if pending_approval(app, thread_id, snapshot) is None:
             raise InputError("Nothing is waiting for approval in this thread.")
-        command: Command[Any] = Command(resume={"action": action, "args": args})
+        command: Command[Any] = Command(resume=answer.resume_value())
         return _stream(app, thread_id, command, events, context.started(snapshot=snapshot))
 
 
@@ -492,6 +502,8 @@ def _stream(
                             outcome.pending = dict(interrupt.value)
                     elif mode == "updates" and chunk.get(answering):
                         last = chunk[answering]["messages"][-1]
+                    elif mode == "updates" and (closed := _closed_by(chunk)) is not None:
+                        last = closed  # a rejected approval closed the turn
                     # stop as the next step starts: the step before is saved by then (a
                     # step's messages and updates come before its checkpoint, and a tool's
                     # result stopped there would be lost with its call left unanswered)
@@ -520,6 +532,20 @@ def _stream(
         outcome.error_code = last.response_metadata.get("error_code")
         outcome.cut_off = cut_off(last) or None
     return outcome
+
+
+CLOSING_NODES = ("tool_node", "step_node")
+"""Nodes that end the turn themselves when the user rejects an approval."""
+
+
+def _closed_by(chunk: Any) -> BaseMessage | None:
+    """The answer a closing node's update ends the turn with (an AIMessage, no tool calls)."""
+    for node in CLOSING_NODES:
+        update = chunk.get(node) if isinstance(chunk, dict) else None
+        messages = update.get("messages") if isinstance(update, dict) else None
+        if isinstance(messages, list) and messages and is_turn_end(messages[-1]):
+            return messages[-1]
+    return None
 
 
 class _StopOnToken(BaseCallbackHandler):

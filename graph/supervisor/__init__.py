@@ -3,6 +3,7 @@
     START -> safeguard_node -> summary_node -> recall_node -> plan_node -> step_node
     step_node -> llm_node <-> tool_node      (the step's specialist agent and its tools)
     step_node | llm_node -> step_node        (more steps?) | aggregate_node -> END
+    step_node | tool_node -> END             (an approval rejected: APPROVAL_REJECTED)
 
 The memory nodes run first, as for the single agent. `plan_node` (intent + plan,
 `graph.supervisor.plan`) replaces the router; `step_node` routes each step to its
@@ -20,7 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, StateGraph
 
-from graph.nodes import Node
+from graph.nodes import Node, route_after_tools
 from graph.retrieval.index import DocumentIndex
 from graph.supervisor.aggregate import aggregate_node, route_after_agent, route_after_step
 from graph.supervisor.plan import MAX_STEPS, make_plan_node
@@ -59,10 +60,11 @@ def add_supervisor(
     builder.add_edge("recall_node", "plan_node")
     builder.add_edge("plan_node", "step_node")
     builder.add_conditional_edges(
-        "step_node", route_after_step, ["llm_node", "step_node", ANSWER_NODE]
+        "step_node", route_after_step, ["llm_node", "step_node", ANSWER_NODE, END]
     )
     builder.add_conditional_edges(
         "llm_node", route_after_agent, ["tool_node", "step_node", ANSWER_NODE, END]
     )
-    builder.add_edge("tool_node", "llm_node")
+    # a rejected approval closes the turn in tool_node or step_node (the task ends there)
+    builder.add_conditional_edges("tool_node", route_after_tools, ["llm_node", END])
     builder.add_edge(ANSWER_NODE, END)

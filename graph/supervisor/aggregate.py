@@ -5,7 +5,8 @@ fewer than MAX_STEPS have run; then the aggregator composes the turn's one answe
 step's answer under its question (a single step's answer as it is), each with the sources
 it does not name itself (passages as `file > heading`, tools by name). It makes no model
 call: the steps' agents wrote the answers. A step that failed gives the answer its error
-code (Retry answers the turn again); a rejected step is named as not run.
+code (Retry answers the turn again). A rejected step never gets here: it ends the task
+(`graph.supervisor.specialists`).
 """
 
 from __future__ import annotations
@@ -35,8 +36,12 @@ def next_step(state: ChatState) -> Next:
     return "step_node" if more_steps(state) else "aggregate_node"
 
 
-def route_after_step(state: ChatState) -> Literal["llm_node", "step_node", "aggregate_node"]:
-    """After the router: the step's agent answers it, unless the step was rejected."""
+def route_after_step(
+    state: ChatState,
+) -> Literal["llm_node", "step_node", "aggregate_node", "__end__"]:
+    """After the router: the step's agent answers it; a rejected step ended the task."""
+    if state["steps"][-1]["status"] == "rejected":
+        return "__end__"
     return "llm_node" if state["steps"][-1]["status"] == "running" else next_step(state)
 
 
@@ -74,13 +79,6 @@ def compose(plan: Mapping[str, Any], steps: Sequence[Mapping[str, Any]], korean:
 
 
 def _body(step: Mapping[str, Any], korean: bool) -> str:
-    if step["status"] == "rejected":
-        category = step.get("category", "")
-        return (
-            f"승인이 거부되어 이 단계({category})는 실행하지 않았습니다."
-            if korean
-            else f"This step ({category}) was not run: its approval was rejected."
-        )
     answer = str(step.get("answer", ""))
     unnamed = [s for s in step.get("sources") or [] if s not in answer]
     if unnamed:

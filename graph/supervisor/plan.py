@@ -27,6 +27,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from graph.approval import category_of
 from graph.nodes import Node
 from graph.offline import asked_tool
 from graph.retrieval.index import DocumentIndex
@@ -102,21 +103,30 @@ def _agent(part: str, index: DocumentIndex | None, loop: bool) -> Agent:
     return "general"
 
 
+def step_category(step: PlannedStep) -> str:
+    """A step's approval category (contract, payment, sensitive or general).
+
+    Contract for the contract agent or a question naming a contract; else what
+    `graph.approval.category_of` finds in its question (a payment, a piece of personal
+    data); else the plan's own.
+    """
+    if step.agent == "contract" or CONTRACT.search(step.question):
+        return "contract"
+    found = category_of(None, {"question": step.question}, step.question)
+    return found.value if found is not None else step.category
+
+
 def bounded(plan: PlanDecision, question: str) -> dict[str, Any]:
     """The plan as the state keeps it: at most MAX_STEPS steps, each with its category.
 
     A plan with no step gets one general step; a step with no question asks the message.
-    A contract step, or one whose question names a contract, is of category contract.
+    Each step's category is `step_category`'s.
     """
     steps = [
         {
             "agent": step.agent,
             "question": step.question.strip() or question,
-            "category": (
-                "contract"
-                if step.agent == "contract" or CONTRACT.search(step.question)
-                else step.category
-            ),
+            "category": step_category(step),
         }
         for step in plan.steps or [PlannedStep(agent="general", question=question)]
     ]

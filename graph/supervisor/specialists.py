@@ -23,7 +23,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.types import interrupt
 
+from graph.approval import read_answer
+from graph.errors import ErrorCode, error_record
 from graph.nodes import RETRIEVAL_TOOLS, Node
+from graph.nodes.llm import fallback_message
 from graph.retrieval.index import DocumentIndex
 from graph.retrieval.tokenize import tokens
 from graph.routing import make_rag_node
@@ -31,7 +34,7 @@ from graph.state import ChatState
 from graph.summarizer import sentences
 from graph.supervisor.plan import APPROVAL_CATEGORIES
 from graph.text import is_korean
-from graph.turns import content_text, extract_current_turn
+from graph.turns import content_text, extract_current_turn, user_text
 
 AGENT_TOOLS: dict[str, frozenset[str] | None] = {
     "documents": RETRIEVAL_TOOLS,
@@ -72,8 +75,9 @@ def make_step_node(
 ) -> Node:
     """step_node: route the plan's next step to its agent, after the approval it needs.
 
-    Approve runs the step; edit runs it with the edited question; reject leaves it out
-    (no retrieval, no answer of its own: the aggregated answer says so).
+    The answer is read by `graph.approval.read_answer`: approve runs the step; edit runs
+    it with the edited question; a free-text response joins the step's question and runs
+    it; reject ends the task, the turn closed as APPROVAL_REJECTED (seed 004).
     """
     rag = make_rag_node(index, judge, loop) if index is not None else None
 
@@ -88,22 +92,25 @@ def make_step_node(
             "since": len(extract_current_turn(state["messages"])),
         }
         if planned["category"] in APPROVAL_CATEGORIES:
-            answer = interrupt(
-                {
-                    "kind": "approval",
-                    "category": planned["category"],
-                    "tool": f"{planned['agent']}_agent",
-                    "args": {"question": planned["question"]},
-                    "tool_call_id": f"step_{state.get('turn_count', 0)}_{number}",
-                }
+            answer = read_answer(
+                interrupt(
+                    {
+                        "kind": "approval",
+                        "category": planned["category"],
+                        "tool": f"{planned['agent']}_agent",
+                        "args": {"question": planned["question"]},
+                        "tool_call_id": f"step_{state.get('turn_count', 0)}_{number}",
+                    }
+                )
             )
-            decision = str((answer or {}).get("action", "reject"))
-            step["approval"] = decision
-            if decision == "edit":
-                edited = str(((answer or {}).get("args") or {}).get("question") or "").strip()
+            step["approval"] = answer.action
+            if answer.action == "edit":
+                edited = str((answer.args or {}).get("question") or "").strip()
                 step["question"] = edited or step["question"]
-            elif decision != "approve":
-                return {"steps": [*done, {**step, "status": "rejected", "sources": []}]}
+            elif answer.action == "respond":  # the user's word joins the step (seed 004)
+                step["question"] = f"{step['question']}\n{answer.response}".strip()
+            elif answer.action != "approve":
+                return _rejected(state, [*done, {**step, "status": "rejected", "sources": []}])
         update: dict[str, Any] = {"steps": [*done, step]}
         if step["agent"] in READS_DOCUMENTS and rag is not None:
             found = rag(step_view(state, step))
@@ -115,6 +122,21 @@ def make_step_node(
         return update
 
     return step_node
+
+
+def _rejected(state: ChatState, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """A rejected step ends the task (seed 004): the turn closes as APPROVAL_REJECTED."""
+    code = ErrorCode.APPROVAL_REJECTED
+    message = user_text(extract_current_turn(state["messages"]))
+    turn = int(state.get("turn_count", 0))
+    return {
+        "steps": steps,
+        "messages": [fallback_message(code, is_korean(message) or not message)],
+        "errors": [
+            *state.get("errors", []),
+            error_record(turn, "step_node", code, "the user rejected a step"),
+        ],
+    }
 
 
 def make_agent_node(agents: Mapping[str, Node]) -> Node:

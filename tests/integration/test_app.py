@@ -197,10 +197,30 @@ def test_approval_flow_approve_runs_and_shows_output(db: Path) -> None:
 def test_approval_flow_reject_does_not_run(db: Path) -> None:
     at = _app()
     _say(at, CODE)
+    assert any("코드 실행 (code)" in c.value for c in at.caption)  # the request's category
     at.button(key="reject").click().run()
     texts = [t.value for t in at.text]
     assert any("rejected" in t for t in texts)
     assert not any("42" in t for t in texts)
+    # the task ended (APPROVAL_REJECTED): no approval left, no retry, the next message works
+    shown = _texts(at) + [e.value for e in at.error] + [w.value for w in at.warning]
+    assert any("APPROVAL_REJECTED" in t for t in shown)
+    assert not any("승인이 필요합니다" in w.value for w in at.warning)
+    assert not [b for b in at.button if b.key and "retry" in b.key]
+    _say(at, "고마워요")
+    assert not at.exception and not any("승인" in w.value for w in at.warning)
+
+
+def test_approval_flow_answer_instead_of_running(db: Path) -> None:
+    at = _app()
+    _say(at, CODE)
+    at.text_input(key=next(k.key for k in at.text_input if k.key.startswith("respond_"))).input(
+        "실행하지 말고 42라고만 해 줘"
+    ).run()
+    at.button(key="respond").click().run()
+    assert not at.exception
+    assert any("대신 주신 답: 실행하지 말고 42라고만 해 줘" in t for t in _texts(at))
+    assert not any("[ok]" in t.value for t in at.text)  # the code never ran
 
 
 def test_reload_while_paused_still_shows_the_approval(db: Path) -> None:

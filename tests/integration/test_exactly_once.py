@@ -72,8 +72,8 @@ def test_parallel_calls_each_run_once_across_approvals(tmp_path: Path, store: St
     assert out.pending["tool_call_id"] == "call_1"
     out = resume_turn(app, thread, "approve")
     assert out.pending["tool_call_id"] == "call_2"
-    out = resume_turn(app, thread, "reject")
-    assert out.pending is None and out.answer == "다 했습니다."
+    out = resume_turn(app, thread, "reject")  # ends the task: the model is not asked again
+    assert out.pending is None and out.error_code == "APPROVAL_REJECTED"
     assert log.read_text().splitlines() == ["calculator 3+4", "python print('first')"]
     tools = [m for m in load_thread(app, thread).turns[0][1] if m.type == "tool"]
     assert [m.content for m in tools] == [

@@ -18,6 +18,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from graph.errors import CheckpointNotFound, ErrorCode, InputError
 from graph.session import (
+    checkpoint_page,
     checkpoints,
     fork_thread,
     load_thread,
@@ -45,6 +46,36 @@ def app(store: Store):
     chat = _open(store("chat"), CHECKPOINT_KEEP_TURNS="3")
     yield chat
     chat.persistence.close()
+
+
+def test_the_listing_pages_with_a_cursor_that_outlives_its_checkpoint(app) -> None:
+    """Seed 004's listing: pages newest first; a cursor whose checkpoint was pruned since
+    still gives the checkpoints older than it (ids grow with time)."""
+    thread = new_thread(app)
+    _talk(app, thread, 4)
+    every = [c["checkpoint_id"] for c in checkpoints(app, thread)]
+    first = checkpoint_page(app, thread, limit=3)
+    assert first.thread_id == thread and first.next_cursor == every[2]
+    assert [c["checkpoint_id"] for c in first.checkpoints] == every[:3]
+    pages, cursor = [first], first.next_cursor
+    while cursor is not None:
+        pages.append(checkpoint_page(app, thread, limit=3, before=cursor))
+        cursor = pages[-1].next_cursor
+    assert [c["checkpoint_id"] for p in pages for c in p.checkpoints] == every
+    assert all(len(p.checkpoints) == 3 for p in pages[:-1]) and pages[-1].checkpoints
+    cursor = every[-2]
+    _talk(app, thread, 4, start=5)  # turns 5-8: the older checkpoints are pruned
+    assert cursor not in [c["checkpoint_id"] for c in checkpoints(app, thread)]
+    assert checkpoint_page(app, thread, before=cursor).checkpoints == []
+    newest = checkpoints(app, thread)
+    middle = newest[len(newest) // 2]["checkpoint_id"]
+    older = checkpoint_page(app, thread, before=middle)
+    assert [c["checkpoint_id"] for c in older.checkpoints] == [
+        c["checkpoint_id"] for c in newest if c["checkpoint_id"] < middle
+    ]
+    for bad in ({"limit": 0}, {"limit": 501}, {"before": ""}):
+        with pytest.raises(InputError):
+            checkpoint_page(app, thread, **bad)
 
 
 def test_every_node_leaves_a_checkpoint_with_seed_metadata_and_three_turns_are_kept(app) -> None:

@@ -121,15 +121,38 @@ def test_approve_gives_the_clause_level_answer(app) -> None:
     assert step["approval"] == "approve" and step["status"] == "done"
 
 
-def test_reject_leaves_the_clauses_out(app) -> None:
+def test_reject_ends_the_task_as_approval_rejected_and_the_next_message_works(app) -> None:
     thread = new_thread(app)
     run_turn(app, thread, CONTRACT, turn_count=None, compression_rate=0.3)
     out = resume_turn(app, thread, "reject")
+    assert out.error_code == "APPROVAL_REJECTED" and out.pending is None
     assert "조항별 근거" not in out.answer and "payroll.md" not in out.answer
-    assert "승인이 거부되어" in out.answer
     [step] = thread_values(app, thread)["steps"]
     assert step["status"] == "rejected" and "passages" not in step
     assert pending_approval(app, thread) is None
+    nxt = run_turn(app, thread, "123 * 456 계산해줘", turn_count=None, compression_rate=0.3)
+    assert "56088" in nxt.answer and nxt.error_code is None
+    first = load_thread(app, thread).turns[0][1]
+    assert first[0].content == CONTRACT and first[-1].content == out.answer
+
+
+def test_a_free_text_response_joins_the_step_and_runs_it(app) -> None:
+    thread = new_thread(app)
+    run_turn(app, thread, CONTRACT, turn_count=None, compression_rate=0.3)
+    out = resume_turn(app, thread, "respond", response="급여일 조항만 알려줘")
+    [step] = thread_values(app, thread)["steps"]
+    assert step["approval"] == "respond" and step["status"] == "done"
+    assert step["question"].endswith("급여일 조항만 알려줘")
+    assert out.error_code is None and "조항별 근거:" in out.answer
+
+
+def test_a_payment_step_waits_with_its_category(app) -> None:
+    thread = new_thread(app)
+    out = run_turn(
+        app, thread, "회식비 30만원 법인카드로 결제해줘", turn_count=None, compression_rate=0.3
+    )
+    assert out.pending is not None and out.pending["category"] == "payment"
+    assert thread_values(app, thread).get("steps") == []
 
 
 def test_edit_runs_the_step_with_the_edited_question(app) -> None:
@@ -229,6 +252,7 @@ SINGLE_EDGES = {
     ("llm_node", "tool_node"),
     ("llm_node", "__end__"),
     ("tool_node", "llm_node"),
+    ("tool_node", "__end__"),
 }
 
 
@@ -260,6 +284,8 @@ def test_the_supervisors_graph(tmp_path: Path) -> None:
     }  # fmt: skip
     assert ("recall_node", "plan_node") in edges and ("step_node", "step_node") in edges
     assert ("llm_node", "step_node") in edges and ("aggregate_node", "__end__") in edges
+    # a rejected approval ends the task where it was asked
+    assert ("step_node", "__end__") in edges and ("tool_node", "__end__") in edges
     with pytest.raises(ValueError, match="AGENT_MODE"):
         open_app(_settings(tmp_path, AGENT_MODE="swarm"))
 

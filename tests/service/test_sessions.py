@@ -1,5 +1,5 @@
 """Seed 004's REST and WebSocket API against a real service process: /chat, 409 -> resume
-(approve, reject, edit), sessions, checkpoints, and the same over a WebSocket."""
+(approve, reject, free text, edit), sessions, checkpoints, and the same over a WebSocket."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ def _paused(client, thread: str) -> dict:
     assert paused.status_code == 409, paused.text
     body = paused.json()
     assert body["code"] == "APPROVAL_PENDING" and body["tool"] == "python_repl"
+    assert body["category"] == "code"
     assert body["args"] == {"code": "print(6*7)"} and body["tool_call_id"]
     return body
 
@@ -37,7 +38,9 @@ def test_chat_answers_in_the_response(service: Service) -> None:
 def test_approve_runs_the_call_once_and_answers(service: Service) -> None:
     with service.client() as client:
         pending = _paused(client, "t-approve")
-        assert client.get("/api/sessions/t-approve").json()["status"] == "waiting_human"
+        waiting = client.get("/api/sessions/t-approve").json()
+        assert waiting["status"] == "waiting_human" and waiting["is_waiting_human"] is True
+        assert waiting["pending"]["category"] == "code"
         # another message meanwhile is refused, saying why
         again = client.post("/chat", json={"message": "hello?", "thread_id": "t-approve"})
         assert again.status_code == 409 and again.json()["code"] == "APPROVAL_PENDING"
@@ -60,22 +63,146 @@ def test_approve_runs_the_call_once_and_answers(service: Service) -> None:
         assert "restarted" not in kinds and kinds.count("approval_request") == 1
         nothing = client.post("/api/sessions/t-approve/resume", json={"approve": True})
         assert nothing.status_code == 409 and nothing.json()["code"] == "NOTHING_PENDING"
-        assert client.get("/api/sessions/t-approve").json()["status"] == "completed"
+        done = client.get("/api/sessions/t-approve").json()
+        assert done["status"] == "completed" and done["is_waiting_human"] is False
 
 
-def test_reject_and_edit(service: Service) -> None:
+def test_approve_false_ends_the_task_with_approval_rejected(service: Service) -> None:
     with service.client() as client:
-        _paused(client, "t-reject")
+        first = client.post(
+            "/chat", json={"message": "제 이름은 민지예요", "thread_id": "t-reject"}
+        )
+        assert first.status_code == 200
+        pending = _paused(client, "t-reject")
         refused = client.post("/api/sessions/t-reject/resume", json={"approve": False})
-        assert refused.status_code == 200 and "42" not in refused.json()["answer"]
+        assert refused.status_code == 409, refused.text
+        body = refused.json()
+        assert body["code"] == "APPROVAL_REJECTED" and body["turn"] == 2
+        assert body["job_id"] == pending["job_id"] and "APPROVAL_REJECTED" in body["answer"]
+        # the job ended with the error, then done; its status says it failed, and why
+        events = sse(client, pending["job_id"])
+        check_stream(events)
+        assert events[-2]["type"] == "error" and events[-2]["error_code"] == "APPROVAL_REJECTED"
+        status = client.get(f"/chat/status/{pending['job_id']}").json()
+        assert status["status"] == "failed" and status["error_code"] == "APPROVAL_REJECTED"
+        # the turn is closed: nothing waits, nothing to retry, the turn before is intact
+        session = client.get("/api/sessions/t-reject").json()
+        assert session["is_waiting_human"] is False and session["pending"] is None
+        assert session["status"] == "completed" and session["turn_count"] == 2
+        again = client.post("/api/sessions/t-reject/resume", json={"approve": False})
+        assert again.status_code == 409 and again.json()["code"] == "NOTHING_PENDING"
+        retry = client.post("/api/sessions/t-reject/retry")
+        assert retry.status_code == 409 and retry.json()["code"] == "NOTHING_TO_RETRY"
+        turns = client.get("/api/sessions/t-reject/export").json()["turns"]
+        assert turns[0]["messages"][0]["data"]["content"] == "제 이름은 민지예요"
+        closing = turns[1]["messages"][-1]["data"]
+        assert closing["response_metadata"]["error_code"] == "APPROVAL_REJECTED"
+        # and the next message works, as turn 3, remembering the conversation
+        nxt = client.post("/chat", json={"message": "제 이름이 뭐였죠?", "thread_id": "t-reject"})
+        assert nxt.status_code == 200, nxt.text
+        assert nxt.json()["turn"] == 3 and "민지" in nxt.json()["answer"]
+
+
+def test_edited_arguments_in_both_shapes(service: Service) -> None:
+    with service.client() as client:
         _paused(client, "t-edit")
         edited = client.post(
             "/api/sessions/t-edit/resume", json={"response": {"code": "print('EDITED')"}}
         )
         assert edited.status_code == 200 and "EDITED" in edited.json()["answer"]
         assert "42" not in edited.json()["answer"]
-        both = client.post("/api/sessions/t-edit/resume", json={"approve": True, "response": {}})
-        assert both.status_code == 422 and "exactly one" in both.json()["message"]
+        _paused(client, "t-edit2")
+        edited = client.post(
+            "/api/sessions/t-edit2/resume",
+            json={"action": "edit", "args": {"code": "print('ALSO EDITED')"}},
+        )
+        assert edited.status_code == 200 and "ALSO EDITED" in edited.json()["answer"]
+        _paused(client, "t-edit3")
+        for body, says in [
+            ({"approve": True, "response": {}}, "exactly one"),
+            ({"response": "   "}, "empty"),
+            ({"action": "edit"}, "edited arguments"),
+            ({"action": "approve", "approve": True}, "not both"),
+            ({"response": 42}, ""),
+        ]:
+            bad = client.post("/api/sessions/t-edit3/resume", json=body)
+            assert bad.status_code == 422 and says in bad.json()["message"], (body, bad.text)
+        assert client.get("/api/sessions/t-edit3").json()["is_waiting_human"] is True
+        approved = client.post("/api/sessions/t-edit3/resume", json={"action": "approve"})
+        assert approved.status_code == 200 and "42" in approved.json()["answer"]
+
+
+def test_a_free_text_response_is_handed_to_the_model(tmp_path: Path, http_server) -> None:
+    """Seed 004's `{"response": "..."}`: the call is not run, and the model reads the text
+    as its result (a fake OpenAI server shows what the model was sent)."""
+    from tests.fakes import openai_server as oai
+
+    bodies = oai.install(
+        http_server,
+        [oai.tool("python_repl", {"code": "print(6*7)"}, "call_9"), oai.text("알겠습니다, 42.")],
+    )
+    svc = start_service(
+        tmp_path,
+        CHAT_PROVIDER="auto",
+        OPENAI_BASE_URL=f"{http_server.url}/v1",
+        CHAT_MODEL="fake-model",
+        LLM_MAX_RETRIES="0",
+        RETRIEVAL_MODE="keyword",
+    )
+    try:
+        with svc.client() as client:
+            paused = client.post("/chat", json={"message": "6*7 계산 코드", "thread_id": "t-say"})
+            assert paused.status_code == 409 and paused.json()["tool_call_id"] == "call_9"
+            text = "코드는 돌리지 말고, 답은 42라고 알려 줘"
+            said = client.post(
+                "/api/sessions/t-say/resume",
+                json={"response": text, "tool_call_id": "call_9"},
+            )
+            assert said.status_code == 200, said.text
+            assert said.json()["answer"] == "알겠습니다, 42." and said.json()["turn"] == 1
+            chat = [b for b in bodies if not b.get("response_format")]
+            tool = [m for m in chat[-1]["messages"] if m["role"] == "tool"]
+            assert tool == [
+                {
+                    "role": "tool",
+                    "tool_call_id": "call_9",
+                    "content": f"Not run: the user answered instead of approving this call: {text}",
+                }
+            ]
+            exported = client.get("/api/sessions/t-say/export").json()
+            assert "[ok]" not in json.dumps(exported)  # the code never ran
+            assert client.get("/api/sessions/t-say").json()["is_waiting_human"] is False
+    finally:
+        svc.proc.stop()
+
+
+def test_checkpoints_are_listed_a_page_at_a_time(service: Service) -> None:
+    with service.client() as client:
+        for text in ["회의는 3시", "장소는 본관"]:
+            assert (
+                client.post("/chat", json={"message": text, "thread_id": "t-p"}).status_code == 200
+            )
+        whole = client.get("/api/sessions/t-p/checkpoints", params={"limit": 500}).json()
+        assert whole["thread_id"] == "t-p" and whole["next_cursor"] is None
+        every = [c["checkpoint_id"] for c in whole["checkpoints"]]
+        assert len(every) > 4 and every == sorted(every, reverse=True)  # newest first
+        size = len(every) // 2 + 1  # two pages: a full one, then the rest
+        first = client.get("/api/sessions/t-p/checkpoints", params={"limit": size}).json()
+        assert [c["checkpoint_id"] for c in first["checkpoints"]] == every[:size]
+        assert first["next_cursor"] == every[size - 1]
+        second = client.get(
+            "/api/sessions/t-p/checkpoints",
+            params={"limit": size, "before": first["next_cursor"]},
+        ).json()
+        assert [c["checkpoint_id"] for c in second["checkpoints"]] == every[size:]
+        assert second["next_cursor"] is None  # the last page
+        assert second["thread_id"] == "t-p"
+        default = client.get("/api/sessions/t-p/checkpoints").json()
+        assert [c["checkpoint_id"] for c in default["checkpoints"]] == every  # 50 a page
+        for params in ({"limit": 0}, {"limit": 501}, {"before": " "}):
+            bad = client.get("/api/sessions/t-p/checkpoints", params=params)
+            assert bad.status_code == 422, (params, bad.text)
+        assert client.get("/api/sessions/nope/checkpoints").status_code == 404
 
 
 def test_sessions_list_read_patch_checkpoints_fork_delete(service: Service) -> None:
@@ -114,7 +241,9 @@ def test_sessions_list_read_patch_checkpoints_fork_delete(service: Service) -> N
         ) == (0.1, "recursive", "회의 준비")
         assert client.patch("/api/sessions/t-s", json={"compression_rate": 0.05}).status_code == 422
         assert client.patch("/api/sessions/t-s", json={"title": ""}).status_code == 422
-        checkpoints = client.get("/api/sessions/t-s/checkpoints").json()
+        listing = client.get("/api/sessions/t-s/checkpoints").json()
+        assert listing["thread_id"] == "t-s" and listing["next_cursor"] is None
+        checkpoints = listing["checkpoints"]
         assert checkpoints and checkpoints[0]["turn"] == 4
         assert {"checkpoint_id", "parent_id", "time", "step", "node", "turn", "metadata"} <= set(
             checkpoints[0]
@@ -208,6 +337,7 @@ def test_websocket_conversation_with_an_approval(service: Service) -> None:
         while (message := json.loads(ws.recv(timeout=60)))["type"] != "hitl_request":
             pass
         assert message["tool"] == "python_repl" and message["args"] == {"code": "print(6*7)"}
+        assert message["category"] == "code"
         ws.send(json.dumps({"type": "chat", "content": "?"}))  # not a decision: told so
         assert json.loads(ws.recv(timeout=30))["code"] == "INVALID_REQUEST"
         ws.send(
@@ -222,6 +352,33 @@ def test_websocket_conversation_with_an_approval(service: Service) -> None:
         ws.send(json.dumps({"type": "message", "content": "   "}))
         refused = json.loads(ws.recv(timeout=30))
         assert refused["type"] == "error" and refused["code"] == "INVALID_REQUEST"
+
+
+def test_websocket_free_text_and_reject(service: Service) -> None:
+    url = service.url.replace("http", "ws") + "/ws/t-ws2"
+
+    def until(ws, kind: str) -> tuple[dict, list[dict]]:
+        seen = []
+        while (message := json.loads(ws.recv(timeout=60)))["type"] != kind:
+            seen.append(message)
+        return message, seen
+
+    with connect(url) as ws:
+        ws.recv(timeout=10)
+        ws.send(json.dumps({"type": "message", "content": CODE}))
+        until(ws, "hitl_request")
+        ws.send(json.dumps({"type": "human_response", "response": "실행 말고 42라고 답해"}))
+        final, _ = until(ws, "final")
+        assert "실행 말고 42라고 답해" in final["content"] and final["error_code"] is None
+        ws.send(json.dumps({"type": "message", "content": CODE}))
+        until(ws, "hitl_request")
+        ws.send(json.dumps({"type": "human_response", "approve": False}))
+        final, seen = until(ws, "final")
+        assert final["error_code"] == "APPROVAL_REJECTED" and final["turn"] == 2
+        assert {"type": "error", "code": "APPROVAL_REJECTED"}.items() <= seen[-1].items()
+        ws.send(json.dumps({"type": "message", "content": "고마워요"}))
+        final, _ = until(ws, "final")
+        assert final["turn"] == 3 and final["error_code"] is None
 
 
 def test_websocket_needs_the_token_when_set(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Code never runs before approval; approve, reject and edit resume the paused graph."""
+"""Code never runs before approval; approve, edit and respond resume the paused graph,
+and reject ends the task (seed 004's resume contract, in the application API)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def _pause(app) -> str:
     out = run_turn(app, thread, CODE_MESSAGE, turn_count=1, compression_rate=0.3)
     assert out.pending == {
         "kind": "approval",
+        "category": "code",
         "tool": "python_repl",
         "args": {"code": "print(6 * 7)"},
         "tool_call_id": out.pending["tool_call_id"],
@@ -48,12 +50,61 @@ def test_approve_runs_the_code(app) -> None:
     assert pending_approval(app, thread) is None
 
 
-def test_reject_does_not_run_it_and_tells_the_model(app) -> None:
+def test_reject_does_not_run_it_and_ends_the_task(app) -> None:
     thread = _pause(app)
     out = resume_turn(app, thread, "reject")
+    assert out.error_code == "APPROVAL_REJECTED" and out.pending is None
+    assert "42" not in out.answer and "APPROVAL_REJECTED" in out.answer
+    view = load_thread(app, thread)
+    messages = view.turns[-1][1]
+    assert _tool_message(app, thread).content == (
+        "Error: the user rejected this call; it was not run."
+    )
+    # the model was not asked again: the turn ends with the apology, after the tool result
+    assert [m.type for m in messages] == ["human", "ai", "tool", "ai"]
+    assert messages[-1].response_metadata["error_code"] == "APPROVAL_REJECTED"
+    # closed: nothing waits, no retry is offered, and the next message is a new turn
+    assert pending_approval(app, thread) is None and not view.is_waiting_human
+    assert not view.retryable
+    assert view.errors[-1]["code"] == "APPROVAL_REJECTED"
+    nxt = run_turn(app, thread, "고마워요", turn_count=2, compression_rate=0.3)
+    assert nxt.error_code is None and nxt.answer
+    again = load_thread(app, thread)
+    assert again.turn_count == 2 and [n for n, _ in again.turns] == [1, 2]
+    assert again.turns[0][1][0].content == CODE_MESSAGE  # the turn before stays intact
+
+
+def test_respond_hands_the_users_text_to_the_model_instead_of_running(app) -> None:
+    thread = _pause(app)
+    out = resume_turn(
+        app, thread, "respond", response="  실행하지 말고, 6 곱하기 7은 42라고만 해 줘  "
+    )
     tool = _tool_message(app, thread)
-    assert tool.content == "Error: the user rejected this call; it was not run."
-    assert "42" not in out.answer and "rejected" in out.answer
+    assert tool.content == (
+        "Not run: the user answered instead of approving this call: "
+        "실행하지 말고, 6 곱하기 7은 42라고만 해 줘"
+    )
+    assert tool.artifact == {"args": {"code": "print(6 * 7)"}, "decision": "respond"}
+    assert out.error_code is None and "6 곱하기 7은 42라고만 해 줘" in out.answer
+    assert pending_approval(app, thread) is None
+
+
+def test_respond_needs_text(app) -> None:
+    thread = _pause(app)
+    with pytest.raises(InputError, match="respond"):
+        resume_turn(app, thread, "respond", response="   ")
+    with pytest.raises(InputError, match="Unknown decision"):
+        resume_turn(app, thread, "maybe")
+    assert pending_approval(app, thread) is not None  # nothing was decided
+
+
+def test_is_waiting_human_while_paused(app) -> None:
+    thread = new_thread(app)
+    assert not load_thread(app, thread).is_waiting_human
+    thread = _pause(app)
+    assert load_thread(app, thread).is_waiting_human
+    resume_turn(app, thread, "approve")
+    assert not load_thread(app, thread).is_waiting_human
 
 
 def test_edit_runs_the_edited_code(app) -> None:

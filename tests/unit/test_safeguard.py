@@ -100,10 +100,10 @@ def test_an_outbound_tool_after_reading_a_file_needs_approval(tmp_path: Path) ->
     thread = new_thread(app)
     out = run_turn(app, thread, "notes.md 읽어줘", turn_count=1, compression_rate=0.3)
     assert out.pending is not None and out.pending["tool"] == "web_search"
-    assert out.pending["reason"] == "data_in_context"
+    assert out.pending["reason"] == "data_in_context" and out.pending["category"] == "outbound"
     assert sent == []  # nothing left the machine before the user answered
-    out = resume_turn(app, thread, "reject")
-    assert sent == [] and out.answer == "파일을 읽었습니다."
+    out = resume_turn(app, thread, "reject")  # the task ends there (seed 004)
+    assert sent == [] and out.error_code == "APPROVAL_REJECTED"
 
 
 def test_an_outbound_tool_without_data_in_the_context_runs_as_before(tmp_path: Path) -> None:
