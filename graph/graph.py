@@ -3,6 +3,8 @@
 START -> safeguard_node -> summary_node -> recall_node -> llm_node <-> tool_node -> END.
 The safeguard labels the message first (a blocked one ends the turn there). With a document
 index a router runs next: safeguard_node -> router_node -> (rag_node) -> summary_node.
+With ANSWER_CANDIDATES above 1 an answer step fans out and in (seed 001):
+llm_node =Send=> candidate_node x N -> quorum_node -> tool_node | END.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from graph.nodes import (
     make_tool_node,
     route_after_llm,
 )
+from graph.nodes.llm import CANDIDATE_NODE, QUORUM_NODE, make_candidate_node, make_quorum_node
 from graph.nodes.safeguard import make_safeguard_node, route_after_safeguard
 from graph.providers import get_chat_model, get_summarizer
 from graph.retrieval.index import DocumentIndex
@@ -101,6 +104,20 @@ def build_graph(
             turn_timeout_s=settings.turn_timeout_s,
         ),
     )
+    if settings.candidate_count > 1:  # seed 001's fan-out / fan-in (graph.nodes.candidates)
+        builder.add_node(
+            CANDIDATE_NODE,
+            make_candidate_node(
+                bound,  # type: ignore[arg-type]
+                plain=chat_model if tools else None,
+                check_finish=reports_finish,
+                mask_pii=reports_finish and settings.masks_pii,
+                turn_timeout_s=settings.turn_timeout_s,
+            ),
+        )
+        builder.add_node(QUORUM_NODE, make_quorum_node())
+        builder.add_edge(CANDIDATE_NODE, QUORUM_NODE)
+        builder.add_conditional_edges(QUORUM_NODE, route_after_llm, ["tool_node", END])
     builder.add_node("tool_node", make_tool_node(tools, approval_required, archive))
     builder.add_node("safeguard_node", make_safeguard_node(safeguard_model))
     builder.add_edge(START, "safeguard_node")
