@@ -154,9 +154,7 @@ def test_an_approval_validates_and_progress_waits_at_the_tool(tmp_path: Path) ->
 
 def test_candidates_validate(tmp_path: Path) -> None:
     model = ScriptedModel(["One answer about the budget.", TimeoutError("slow")])
-    app = open_app(
-        _settings(tmp_path, ANSWER_CANDIDATES="2"), model=model, tools=[], index=None
-    )
+    app = open_app(_settings(tmp_path, ANSWER_CANDIDATES="2"), model=model, tools=[], index=None)
     thread = new_thread(app)
     meta = _valid(_run(app, TurnRequest(thread, message="What is the budget?")))
     items = next(m for m in meta if m["kind"] == "candidates")["items"]

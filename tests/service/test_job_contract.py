@@ -140,7 +140,10 @@ def test_the_payload_fields_are_taken_carried_and_shown(service: Service) -> Non
             {"message": "a", "history": [{"role": "system", "content": "x"}, HISTORY[1]]},
             ["history.0.role"],
         ),
-        ({"message": "a", "history": [HISTORY[0], {"role": "assistant", "content": " "}]}, ["must have text"]),
+        (
+            {"message": "a", "history": [HISTORY[0], {"role": "assistant", "content": " "}]},
+            ["must have text"],
+        ),
         ({"message": "a", "history": [{"role": "user"}, HISTORY[1]]}, ["history.0.content"]),
         ({"message": "a", "turn_count": 0}, ["turn_count"]),
         ({"message": "a", "history": HISTORY, "turn_count": 2}, ["turn_count is 2", "turn 3"]),
