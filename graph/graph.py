@@ -4,13 +4,17 @@ START -> safeguard_node -> summary_node -> recall_node -> llm_node <-> tool_node
 (tool_node ends the turn itself when the user rejects a call that waits for approval).
 The safeguard labels the message first (a blocked one ends the turn there). With a document
 index a router runs next: safeguard_node -> router_node -> (rag_node) -> summary_node.
+With ANSWER_CANDIDATES above 1 an answer step fans out and in (seed 001):
+llm_node =Send=> candidate_node x N -> quorum_node -> tool_node | END.
 With AGENT_MODE=supervisor, seed 004's supervisor takes the place of the router and of
-llm_node <-> tool_node after the same memory nodes (`graph.supervisor`).
+llm_node <-> tool_node after the same memory nodes (`graph.supervisor`); its agents answer
+each step once (no candidates).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
@@ -27,6 +31,7 @@ from graph.nodes import (
     route_after_llm,
     route_after_tools,
 )
+from graph.nodes.llm import CANDIDATE_NODE, QUORUM_NODE, make_candidate_node, make_quorum_node
 from graph.nodes.safeguard import make_safeguard_node, route_after_safeguard
 from graph.providers import get_chat_model, get_summarizer
 from graph.retrieval.index import DocumentIndex
@@ -85,16 +90,24 @@ def build_graph(
     # without it (llama.cpp's does); one that refuses it is handled in graph.compat
     choice = {"tool_choice": "auto"} if reports_finish else {}
 
+    def bind(bound_tools: Sequence[BaseTool]) -> Any:
+        """The model bound to `bound_tools` (the model itself without any)."""
+        return chat_model.bind_tools(bound_tools, **choice) if bound_tools else chat_model
+
     def agent(bound_tools: Sequence[BaseTool]) -> Node:
-        """The llm_node of a model bound to `bound_tools` (the supervisor binds subsets)."""
-        bound = chat_model.bind_tools(bound_tools, **choice) if bound_tools else chat_model
-        return make_llm_node(
-            bound,  # type: ignore[arg-type]
+        """The llm_node of a model bound to `bound_tools` (the supervisor binds subsets).
+
+        It returns a `Command` only to fan out candidates, which the supervisor's agents
+        never do.
+        """
+        return make_llm_node(  # type: ignore[return-value]
+            bind(bound_tools),
             settings.tool_round_limit,
             archive,
             check_finish=reports_finish,
             mask_pii=reports_finish and settings.masks_pii,
-            candidates=settings.candidate_count,
+            # the supervisor's agents answer each step once: no fan-out inside a step
+            candidates=1 if settings.supervised else settings.candidate_count,
             plain=chat_model if bound_tools else None,
             budgets=settings.token_budgets,
             turn_timeout_s=settings.turn_timeout_s,
@@ -130,6 +143,20 @@ def build_graph(
         return builder.compile(checkpointer=checkpointer)
     builder.add_node("llm_node", agent(tools))
     builder.add_node("tool_node", tool_node)
+    if settings.candidate_count > 1:  # seed 001's fan-out / fan-in (graph.nodes.candidates)
+        builder.add_node(
+            CANDIDATE_NODE,
+            make_candidate_node(  # type: ignore[arg-type]
+                bind(tools),
+                plain=chat_model if tools else None,
+                check_finish=reports_finish,
+                mask_pii=reports_finish and settings.masks_pii,
+                turn_timeout_s=settings.turn_timeout_s,
+            ),
+        )
+        builder.add_node(QUORUM_NODE, make_quorum_node())
+        builder.add_edge(CANDIDATE_NODE, QUORUM_NODE)
+        builder.add_conditional_edges(QUORUM_NODE, route_after_llm, ["tool_node", END])
     if index is not None:
         from graph.routing import make_rag_node, make_router_node, route_after_router
 
@@ -150,10 +177,14 @@ def build_graph(
     return builder.compile(checkpointer=checkpointer)
 
 
-def answer_node(settings: Settings) -> str:
-    """The node whose message is the turn's answer: llm_node, or the supervisor's aggregator."""
+def answer_nodes(settings: Settings) -> tuple[str, ...]:
+    """The nodes whose message is the turn's answer.
+
+    llm_node (or the quorum of its candidates), or the supervisor's aggregator (the steps'
+    agents answer the steps).
+    """
     if settings.supervised:
         from graph.supervisor import ANSWER_NODE
 
-        return ANSWER_NODE
-    return "llm_node"
+        return (ANSWER_NODE,)
+    return ("llm_node", QUORUM_NODE)

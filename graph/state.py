@@ -44,6 +44,15 @@ def this_turn(
     return [e for e in old if int(e.get("turn", 0)) >= latest] + new
 
 
+def gather(
+    old: list[dict[str, Any]] | None, new: list[dict[str, Any]] | None
+) -> list[dict[str, Any]]:
+    """Reducer of `candidate_replies`: each candidate task adds its entry; None clears."""
+    if new is None:
+        return []
+    return [*(old or []), *new]
+
+
 class ChatState(TypedDict, total=False):
     """State of one conversation thread."""
 
@@ -110,6 +119,9 @@ class ChatState(TypedDict, total=False):
     candidates: list[dict[str, Any]]
     """ANSWER_CANDIDATES above 1: the last model step's candidates: index, score, chosen,
     chars, preview, tool_calls, error (see `graph.nodes.candidates`)."""
+    candidate_replies: Annotated[list[dict[str, Any]], gather]
+    """The fan-out's answers while a step's candidates run: each candidate_node adds
+    {index, reply, score} or {index, error, code}; quorum_node reads and clears them."""
     recalled: list[dict[str, Any]]
     """Archived turns recalled for the current turn: turn, time, score, terms, text."""
     pinned: list[dict[str, Any]]

@@ -46,9 +46,11 @@ from graph.session import (
     set_thread_rate,
     set_thread_strategy,
     switch_version,
+    thread_exists,
     threads,
 )
 from graph.session.app import require_thread, thread_values
+from graph.session.events import metadata_schema, progress
 from graph.session.history import CHECKPOINT_PAGE
 from graph.session.runner import ApprovalMismatch, check_decision
 from graph.settings import Settings, load_settings
@@ -70,6 +72,7 @@ from service.models import (
     JobCreated,
     JobRequest,
     JobState,
+    Progress,
     RedoRequest,
     Session,
     SessionPatch,
@@ -81,6 +84,7 @@ from service.settings import ServiceSettings, load_service_settings
 from service.users import (
     Tokens,
     Unauthorized,
+    caller,
     job_owner,
     may_use,
     owns,
@@ -197,9 +201,12 @@ def create_app(
     # ---- seed 001: jobs and their event stream
     @api.post("/chat/jobs", status_code=202, response_model=JobCreated, dependencies=guarded)
     async def create_job(body: JobRequest) -> JobCreated:
+        """Queue a message (seed 001's payload fields; see `JobRequest`)."""
         svc = service()
-        args = (svc, body.message, body.thread_id, body.compression_rate, body.strategy)
-        if body.thread_id in svc.known and isinstance(svc.broker, LocalBroker) and not users_on:
+        fields = _JobFields.of(body)
+        args = (svc, body.text, body.thread_id, body.compression_rate, body.strategy, fields)
+        fast = body.thread_id in svc.known and isinstance(svc.broker, LocalBroker)
+        if fast and not users_on and fields.plain:
             job = _submit(*args)  # no I/O on this path: no thread hop
         else:
             job = await run_in_threadpool(_submit, *args)
@@ -232,14 +239,10 @@ def create_app(
 
     @api.get("/chat/status/{job_id}", response_model=JobState, dependencies=guarded)
     def status(job_id: str) -> JobState:
-        job = _job_or_404(service(), job_id)
-        return JobState(
-            job_id=job.job_id,
-            thread_id=job.thread_id,
-            status=job.status,
-            turn=job.turn,
-            error_code=job.error_code,
-        )
+        """Where the job stands, with `progress` (steps done of expected, from its events)."""
+        svc = service()
+        job = _job_or_404(svc, job_id)
+        return _state(job, svc.broker.events(job_id))
 
     @api.post("/chat/cancel/{job_id}", response_model=JobState, dependencies=guarded)
     def cancel(job_id: str) -> JobState:
@@ -256,9 +259,15 @@ def create_app(
                 thread_id=job.thread_id,
             )
         svc.broker.cancel(job_id)
-        return JobState(
-            job_id=job.job_id, thread_id=job.thread_id, status=job.status, turn=job.turn
-        )
+        return _state(job, svc.broker.events(job_id))
+
+    @api.get("/schemas/metadata.json", include_in_schema=True)
+    def metadata_schema_file() -> JSONResponse:
+        """The JSON Schema of a `metadata` event, every `kind` with its fields.
+
+        Open like /openapi.json: it describes the stream, it holds no data.
+        """
+        return JSONResponse(metadata_schema(), media_type="application/schema+json")
 
     @api.get("/health", dependencies=guarded)
     def health() -> JSONResponse:
@@ -588,14 +597,53 @@ def _own_thread(svc: Service, thread_id: str | None) -> str:
     return thread
 
 
-def _checked(svc: Service, message: str) -> str:
-    """The message as the turn will take it: 413 past the limit, 422 when empty."""
+def _checked(svc: Service, message: str, where: str = "") -> str:
+    """The message as the turn will take it: 413 past the limit, 422 when empty.
+
+    `where` names the field in the refusal (a message of `history`).
+    """
+    prefix = f"{where}: " if where else ""
     try:
         return check_message(svc.chat, message)
     except MessageTooLong as exc:
-        raise Refusal(413, "MESSAGE_TOO_LONG", str(exc)) from exc
+        raise Refusal(413, "MESSAGE_TOO_LONG", f"{prefix}{exc}") from exc
     except InputError as exc:
-        raise Refusal(422, "INVALID_REQUEST", str(exc)) from exc
+        raise Refusal(422, "INVALID_REQUEST", f"{prefix}{exc}") from exc
+
+
+@dataclass(frozen=True)
+class _JobFields:
+    """Seed 001's payload fields a client may send besides the message (see `JobRequest`)."""
+
+    history: list[dict[str, str]] | None = None
+    turn_count: int | None = None
+    user_id: str | None = None
+    metadata: dict[str, Any] | None = None
+
+    @classmethod
+    def of(cls, body: JobRequest) -> _JobFields:
+        """The fields of a `POST /chat/jobs` body."""
+        return cls(body.history_dicts(), body.turn_count, body.user_id, body.metadata)
+
+    @property
+    def plain(self) -> bool:
+        """Whether none needs a check against the thread or the caller."""
+        return not self.history and self.turn_count is None and self.user_id is None
+
+
+def _state(job: Job, events: list[Event]) -> JobState:
+    """A job as `GET /chat/status` shows it, its progress read from its kept events."""
+    return JobState(
+        job_id=job.job_id,
+        thread_id=job.thread_id,
+        status=job.status,
+        turn=job.turn,
+        error_code=job.error_code,
+        progress=Progress(**progress(events)),
+        user_id=job.user_id,
+        turn_count=job.request.get("turn_count"),
+        metadata=job.metadata,
+    )
 
 
 def _submit(
@@ -604,25 +652,95 @@ def _submit(
     thread_id: str | None,
     rate: float | None,
     strategy: str | None,
+    fields: _JobFields | None = None,
 ) -> Job:
+    fields = fields or _JobFields()
     text = _checked(svc, message)
+    owner = _job_user(fields.user_id)
+    for i, item in enumerate(fields.history or []):
+        if item["role"] == "user":
+            _checked(svc, item["content"], f"history[{i}]")
+    counted = bool(fields.history) or fields.turn_count is not None
+    new = thread_id is None or (counted and not thread_exists(svc.chat, thread_id))
+    if counted and new:  # checked before a thread is made for it
+        _check_turns(svc, None, fields)
     if thread_id is None or thread_id not in svc.known or not may_use(svc.chat, thread_id):
         thread_id = _own_thread(svc, thread_id)
         svc.known.add(thread_id)
     thread = thread_id
+    if counted and not new:
+        _check_turns(svc, thread, fields)
     request = TurnRequest(
         thread,
         message=text,
+        turn_count=fields.turn_count,
         compression_rate=rate,
         strategy=strategy,
         sent_at=sent_now(svc.chat),
+        history=fields.history,
     )
-    return _enqueue(svc, request)
+    return _enqueue(svc, request, owner, fields.metadata)
 
 
-def _enqueue(svc: Service, request: TurnRequest) -> Job:
+def _job_user(user_id: str | None) -> str:
+    """The job's `user_id`: the caller's; 403 USER_MISMATCH when the body names another.
+
+    Without user tokens nothing tells who calls, so a `user_id` sent is recorded as given.
+    """
+    user = caller()
+    if user is not None and user_id is not None and user_id != user:
+        raise Refusal(
+            403,
+            "USER_MISMATCH",
+            f"user_id {user_id!r} is not the user of this token ({user!r}); leave it out or "
+            "send your own.",
+        )
+    return user_id if user is None and user_id is not None else job_owner()
+
+
+def _check_turns(svc: Service, thread_id: str | None, fields: _JobFields) -> None:
+    """`history` only for a thread with no turns; `turn_count` the thread's next turn.
+
+    409 HISTORY_CONFLICT for history sent to a thread that has (or has queued) turns: it
+    keeps its own. 409 TURN_OUT_OF_ORDER for a `turn_count` that is not the thread's next
+    (checked here only while nothing of the thread is queued; the turn checks it again).
+    `thread_id` None is a thread not made yet (no turns).
+    """
+    busy, saved = False, 0
+    if thread_id is not None:
+        busy = svc.broker.busy(thread_id)
+        with _refusals():
+            saved = int(thread_values(svc.chat, thread_id).get("turn_count", 0))
+    if fields.history and (saved or busy):
+        raise Refusal(
+            409,
+            "HISTORY_CONFLICT",
+            f"This thread has {saved} turns{' and more queued' if busy else ''} and keeps "
+            "its own history; send history only to start a new thread (no thread_id, or a "
+            "new one), and leave it out afterwards.",
+            thread_id=thread_id,
+        )
+    if fields.turn_count is None or busy:
+        return
+    expected = saved + 1 + len(fields.history or []) // 2
+    if fields.turn_count != expected:
+        raise Refusal(
+            409,
+            "TURN_OUT_OF_ORDER",
+            f"turn_count is {fields.turn_count}, but this thread's next turn is {expected}.",
+            thread_id=thread_id,
+            expected_turn=expected,
+        )
+
+
+def _enqueue(
+    svc: Service,
+    request: TurnRequest,
+    owner: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> Job:
     """A new job for `request`, queued behind any other of its thread."""
-    job = Job.new(request.thread_id, request.as_dict(), job_owner())
+    job = Job.new(request.thread_id, request.as_dict(), owner or job_owner(), metadata)
     svc.broker.submit(job)
     return job
 

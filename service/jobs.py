@@ -55,9 +55,17 @@ class Job:
     created_at: float = field(default_factory=time.time)
     user_id: str = "default"
     """Who asked for it (seed 001's `user_id`): only they see its status and stream."""
+    metadata: dict[str, Any] | None = None
+    """The client's own `metadata` (seed 001's optional field), carried as sent."""
 
     @classmethod
-    def new(cls, thread_id: str, request: dict[str, Any], user_id: str = "default") -> Job:
+    def new(
+        cls,
+        thread_id: str,
+        request: dict[str, Any],
+        user_id: str = "default",
+        metadata: dict[str, Any] | None = None,
+    ) -> Job:
         """A queued job with fresh ids."""
         return cls(
             job_id=uuid.uuid4().hex,
@@ -65,7 +73,27 @@ class Job:
             thread_id=thread_id,
             request=request,
             user_id=user_id,
+            metadata=metadata,
         )
+
+    def payload(self) -> dict[str, Any]:
+        """Seed 001's queue payload: its seven fields and `metadata`.
+
+        `job_id`, `trace_id`, `thread_id`, `query` (the message; "" for a decision, a retry
+        or Continue, which have none), `history` (the earlier turns a new thread starts
+        with; [] when none was sent: the thread keeps its own), `turn_count` (the turn's
+        number as the client gave it, None for the thread's next), `user_id`, `metadata`.
+        """
+        return {
+            "job_id": self.job_id,
+            "trace_id": self.trace_id,
+            "thread_id": self.thread_id,
+            "query": self.request.get("message", ""),
+            "history": list(self.request.get("history") or []),
+            "turn_count": self.request.get("turn_count"),
+            "user_id": self.user_id,
+            "metadata": self.metadata,
+        }
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values (for Redis and the status endpoint)."""

@@ -6,12 +6,14 @@ that is too long gets a 413 naming the limit, the same limit the app applies.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from graph.approval import Answer, decision
 from graph.settings import MAX_COMPRESSION_RATE, MIN_COMPRESSION_RATE
+from service.users import USER_ID
 
 Strategy = Literal["three_turn", "sliding_window", "recursive"]
 Rate = Field(default=None, ge=MIN_COMPRESSION_RATE, le=MAX_COMPRESSION_RATE)
@@ -21,13 +23,129 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class JobRequest(_Body):
-    """`POST /chat/jobs`: a message for a new or existing thread."""
+MAX_HISTORY_TURNS = 100
+"""Most earlier turns (user and assistant message pairs) a job's `history` may carry."""
+MAX_METADATA_BYTES = 4096
+"""Largest `metadata` object a job may carry, as compact JSON (it is read with every status)."""
+MAX_METADATA_KEYS = 32
 
-    message: str
+
+class HistoryItem(_Body):
+    """One message of a job's `history`: who said it and what."""
+
+    role: Literal["user", "assistant"]
+    content: str = Field(min_length=1)
+
+    @field_validator("content")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("a history message must have text")
+        return value
+
+
+class JobRequest(_Body):
+    """`POST /chat/jobs`: a message for a new or existing thread (seed 001's job payload).
+
+    The seed's queue payload is `job_id, trace_id, thread_id, query, history, turn_count,
+    user_id` and an optional `metadata`; the service makes the two ids, and the client
+    sends the rest:
+
+    - `message` (or `query`, the seed's name; exactly one of them): the user's message.
+    - `thread_id`: the conversation; none (or an unknown id) starts a new one.
+    - `history`: earlier turns as `[{"role": "user"|"assistant", "content": ...}]`, in
+      pairs, oldest first. The service keeps each thread's history itself (summaries,
+      archive, recall), so a client never has to send it: `history` is taken only to
+      *start* a thread, whose first turns it becomes (as an import would write them),
+      before `message` is answered as the turn after them. For a thread that has turns
+      already it is refused (409 HISTORY_CONFLICT) rather than merged or silently
+      ignored: two versions of one conversation would otherwise disagree without anyone
+      noticing.
+    - `turn_count`: the number the client gives this turn (1 for a new thread, or the
+      number of `history` turns + 1). Optional; when given it is checked (409
+      TURN_OUT_OF_ORDER when the thread is elsewhere), so a client that counted wrong
+      learns it instead of writing out of order.
+    - `user_id`: who asks. With user tokens the token decides and a different `user_id`
+      is 403 USER_MISMATCH; without them it is recorded on the job as given.
+    - `metadata`: any JSON object of the client's (at most 32 keys and 4096 bytes),
+      carried with the job and shown by `GET /chat/status/{job_id}`; it never reaches
+      the model.
+    """
+
+    message: str | None = None
+    query: str | None = None
     thread_id: str | None = None
     compression_rate: float | None = Rate
     strategy: Strategy | None = None
+    history: list[HistoryItem] | None = None
+    turn_count: int | None = Field(default=None, ge=1)
+    user_id: str | None = None
+    metadata: dict[str, Any] | None = None
+
+    @field_validator("user_id")
+    @classmethod
+    def _user_id(cls, value: str | None) -> str | None:
+        if value is not None and not USER_ID.match(value):
+            raise ValueError(
+                f"{value!r} is not a user id: 1-64 letters, digits, '_', '.', '@' or '-', "
+                "starting with a letter or digit"
+            )
+        return value
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is None:
+            return None
+        if len(value) > MAX_METADATA_KEYS:
+            raise ValueError(f"metadata has {len(value)} keys; at most {MAX_METADATA_KEYS}")
+        size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+        if size > MAX_METADATA_BYTES:
+            raise ValueError(f"metadata is {size} bytes as JSON; at most {MAX_METADATA_BYTES}")
+        return value
+
+    @field_validator("history")
+    @classmethod
+    def _history(cls, value: list[HistoryItem] | None) -> list[HistoryItem] | None:
+        if not value:
+            return value
+        for i, item in enumerate(value):
+            wanted = "user" if i % 2 == 0 else "assistant"
+            if item.role != wanted:
+                raise ValueError(
+                    f"history[{i}] is from {item.role!r} but {wanted!r} was expected: history "
+                    "is user and assistant messages in turns, oldest first"
+                )
+        if len(value) % 2:
+            raise ValueError(
+                "history ends with a user message that has no answer; send it as `message` instead"
+            )
+        if len(value) // 2 > MAX_HISTORY_TURNS:
+            raise ValueError(
+                f"history has {len(value) // 2} turns; at most {MAX_HISTORY_TURNS} are taken"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _one_message(self) -> JobRequest:
+        if (self.message is None) == (self.query is None):
+            raise ValueError('give exactly one of "message" or "query" (the same field)')
+        turns = len(self.history or []) // 2
+        if self.history and self.turn_count is not None and self.turn_count != turns + 1:
+            raise ValueError(
+                f"turn_count is {self.turn_count}, but after {turns} history turns this "
+                f"message is turn {turns + 1}"
+            )
+        return self
+
+    @property
+    def text(self) -> str:
+        """The user's message (`message` or `query`)."""
+        return self.message if self.message is not None else self.query or ""
+
+    def history_dicts(self) -> list[dict[str, str]] | None:
+        """`history` as plain objects (None or empty: none)."""
+        return [item.model_dump() for item in self.history] if self.history else None
 
 
 class JobCreated(BaseModel):
@@ -38,6 +156,18 @@ class JobCreated(BaseModel):
     thread_id: str
 
 
+class Progress(BaseModel):
+    """How far a job is: steps done of the steps expected (`graph.session.events.progress`)."""
+
+    done: int
+    expected: int
+    ratio: float
+    current: str | None = None
+    """The node or plan step running now (None between steps)."""
+    plan_steps: int | None = None
+    """The number of steps of the turn's plan, when a `plan` event said so."""
+
+
 class JobState(BaseModel):
     """`GET /chat/status/{job_id}`."""
 
@@ -46,6 +176,12 @@ class JobState(BaseModel):
     status: Literal["queued", "running", "waiting_human", "done", "failed", "cancelled"]
     turn: int | None = None
     error_code: str | None = None
+    progress: Progress | None = None
+    user_id: str | None = None
+    turn_count: int | None = None
+    """The turn number the job was sent with (None: the thread's next)."""
+    metadata: dict[str, Any] | None = None
+    """The client's `metadata`, as sent."""
 
 
 class ChatRequest(_Body):

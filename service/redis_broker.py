@@ -1,7 +1,9 @@
 """Jobs and events in Redis, under seed 001's keys, for API and worker processes apart.
 
 - `chat:jobs`: the list workers take jobs from; each item is the seed's payload
-  {job_id, trace_id, thread_id, query}.
+  {job_id, trace_id, thread_id, query, history, turn_count, user_id, metadata}
+  (`Job.payload`). A worker takes the job by its id: its record (below) holds the same
+  fields, written with the payload in one script, and the status.
 - `chat:stream:{job_id}`: the job's events as a Redis Stream whose entry ids are
   `0-{seq}`, so any API process can read on from a `Last-Event-ID`; kept `EVENT_TTL_S`
   after the last event, never popped.
@@ -107,16 +109,8 @@ redis.call('LPUSH', KEYS[2], ARGV[1])
 
 
 def _payload(job: Job) -> str:
-    """The seed's queue payload."""
-    return json.dumps(
-        {
-            "job_id": job.job_id,
-            "trace_id": job.trace_id,
-            "thread_id": job.thread_id,
-            "query": job.request.get("message", ""),
-        },
-        ensure_ascii=False,
-    )
+    """The seed's queue payload (`Job.payload`: its seven fields and `metadata`)."""
+    return json.dumps(job.payload(), ensure_ascii=False)
 
 
 class RedisBroker:

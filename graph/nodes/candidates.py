@@ -1,11 +1,15 @@
-"""Parallel answer candidates (seed 001): fan out, fan in with a quorum, keep the best.
+"""Parallel answer candidates (seed 001): a graph fan-out, a fan-in with a quorum, the best kept.
 
-With `ANSWER_CANDIDATES` at 2 or 3, an answer step asks the model that many times at once,
-without streaming. The fan-in needs at least one success (all failed: the fallback, with
-the first failure's error code). A candidate that calls tools is taken alone: a tool step
-runs one candidate's calls, never a mix. Otherwise the chosen answer is the one with the
-highest `score`, the earlier one on a tie, and it is then streamed in pieces. Every
-candidate with its score is kept in the state (`candidates`) and shown in the panel.
+With `ANSWER_CANDIDATES` at 2 or 3 the graph fans out at each answer step: `llm_node`
+builds the context once and sends it (LangGraph's `Send`) to that many `candidate_node`
+tasks, which run in one superstep, in parallel, each asking the model once without
+streaming; `quorum_node` is the fan-in, run once all of them have returned (the
+superstep is its barrier). The quorum is one success: when every candidate failed, the
+step answers with the fallback, with the first failure's error code. A candidate that
+calls tools is taken alone: a tool step runs one candidate's calls, never a mix.
+Otherwise the chosen answer is the one with the highest `score`, the earlier one on a
+tie, and it is then streamed in pieces. Every candidate with its score is kept in the
+state (`candidates`) and shown in the panel.
 
 The rule is transparent on purpose (no second model call to judge):
 
@@ -15,18 +19,19 @@ The rule is transparent on purpose (no second model call to judge):
   answer contains: an answer that talks about what was asked;
 - grounding: the share of the answer's numbers that appear in the context the model saw
   (1.0 when it has none): an answer that does not make up figures.
+
+Each candidate scores its own answer (it holds the context it was sent), so the fan-in
+compares numbers and never needs the context again.
 """
 
 from __future__ import annotations
 
-import contextvars
 import re
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage
 
 from graph.retrieval.tokenize import tokens
 from graph.turns import content_text
@@ -45,8 +50,22 @@ class Candidate:
 
     index: int
     reply: AIMessage | None = None
-    error: BaseException | None = None
+    error: str | None = None
+    """The failure as `Type: message` (None for a reply)."""
+    code: str | None = None
+    """The failure's ErrorCode value (None for a reply)."""
     score: float = 0.0
+
+    @classmethod
+    def from_state(cls, entry: dict[str, Any]) -> Candidate:
+        """A `candidate_replies` entry of the state (what a candidate_node returned)."""
+        return cls(
+            index=int(entry["index"]),
+            reply=entry.get("reply"),
+            error=entry.get("error"),
+            code=entry.get("code"),
+            score=float(entry.get("score") or 0.0),
+        )
 
 
 def score(answer: str, question: str, context: str) -> float:
@@ -60,25 +79,7 @@ def score(answer: str, question: str, context: str) -> float:
     return round(0.6 * coverage + 0.4 * grounding - 0.2 * short, 4)
 
 
-def fan_out(ask: Callable[[], AIMessage], count: int) -> list[Candidate]:
-    """Ask `count` candidates at once; each keeps its reply or its error."""
-
-    def one(index: int) -> Candidate:
-        try:
-            return Candidate(index, reply=ask())
-        except Exception as exc:  # noqa: BLE001 - a failed candidate is recorded, not raised
-            return Candidate(index, error=exc)
-
-    with ThreadPoolExecutor(max_workers=count, thread_name_prefix="candidate") as pool:
-        # each call runs in a copy of this context, so the run's config (callbacks, tags)
-        # reaches the model call in its thread
-        futures = [pool.submit(contextvars.copy_context().run, one, i) for i in range(count)]
-        return [f.result() for f in futures]
-
-
-def fan_in(
-    found: Sequence[Candidate], question: str, context: Sequence[BaseMessage]
-) -> Candidate | None:
+def fan_in(found: Sequence[Candidate]) -> Candidate | None:
     """The chosen candidate (None when every one failed: the quorum is one success)."""
     good = [c for c in found if c.reply is not None]
     if not good:
@@ -86,10 +87,6 @@ def fan_in(
     with_tools = [c for c in good if c.reply is not None and c.reply.tool_calls]
     if with_tools:
         return with_tools[0]
-    seen = "\n".join(content_text(m) for m in context)
-    for c in good:
-        assert c.reply is not None
-        c.score = score(content_text(c.reply), question, seen)
     return max(good, key=lambda c: (c.score, -c.index))
 
 
@@ -107,7 +104,7 @@ def records(found: Sequence[Candidate], chosen: Candidate | None) -> list[dict[s
             "tool_calls": [t["name"] for t in c.reply.tool_calls] if c.reply else [],
         }
         if c.error is not None:
-            item["error"] = f"{type(c.error).__name__}: {c.error}"[:300]
+            item["error"] = c.error[:300]
         out.append(item)
     return out
 

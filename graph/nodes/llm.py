@@ -26,6 +26,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.config import get_config, get_stream_writer
 from langgraph.constants import TAG_NOSTREAM
 from langgraph.errors import GraphBubbleUp
+from langgraph.types import Command, Send
 
 from graph.budgets import Budgets
 from graph.context import ContextStats, Extras, context_chars, message_chars, system_prompt
@@ -234,7 +235,7 @@ def make_llm_node(
     plain: BaseChatModel | None = None,
     budgets: Budgets | None = None,
     turn_timeout_s: float = 300.0,
-) -> Node:
+) -> Callable[[ChatState], dict[str, Any] | Command[Any]]:
     """llm_node: build the context, call the model; on any failure answer with the fallback.
 
     `plain` is the model without tools: a plain greeting is answered by it (seed 002's fast
@@ -248,11 +249,12 @@ def make_llm_node(
     LLM_TIMEOUT. With `mask_pii` (a model outside the machine), phone numbers, e-mail
     addresses, resident registration and card numbers are replaced by placeholders in
     everything sent, and put back in the reply (see `graph.safeguard`). With `candidates`
-    above 1, each step asks for that many answers at once and keeps the best (see
-    `graph.nodes.candidates`).
+    above 1, an answer step (not Continue) is a fan-out: the node writes the context's
+    figures and sends the context to that many `candidate_node` tasks (`Send`), and
+    `quorum_node` keeps the best (see `graph.nodes.candidates`).
     """
 
-    def llm_node(state: ChatState) -> dict[str, Any]:
+    def llm_node(state: ChatState) -> dict[str, Any] | Command[Any]:
         messages = state["messages"]
         turn = state["turn_count"]
         current = extract_current_turn(messages)
@@ -262,12 +264,23 @@ def make_llm_node(
         continuing = str(state.get("continuing") or "")
         korean = _korean(messages)
         errors = list(state.get("errors", []))
-        response: AIMessage
-        candidate_records: list[dict[str, Any]] = []
+        response: AIMessage | None = None
+        fan_out: list[Send] = []
+        use_plain = plain is not None and bool(continuing or is_greeting(user_text(current)))
         if rounds >= max_tool_rounds:
             code = ErrorCode.TOOL_LOOP_LIMIT
             errors.append(error_record(turn, "llm_node", code, f"{rounds} tool rounds"))
             response = fallback_message(code, korean)
+        elif candidates > 1 and not continuing:
+            # the fan-out: each candidate_node task gets the context; quorum_node chooses
+            question = _question(current)
+            fan_out = [
+                Send(
+                    CANDIDATE_NODE,
+                    {"index": i, "context": context, "plain": use_plain, "question": question},
+                )
+                for i in range(candidates)
+            ]
         else:
             try:
                 mapping: dict[str, str] = {}
@@ -279,27 +292,8 @@ def make_llm_node(
                         HumanMessage(content=get_prompt("system.continue")),
                     ]
                 sent = [mask_message(m, mapping) for m in asked] if mask_pii else asked
-
-                chosen = model
-                if plain is not None and (continuing or is_greeting(user_text(current))):
-                    chosen = plain
-                deadline = _deadline(turn_timeout_s)
-
-                def ask(config: RunnableConfig | None = None) -> AIMessage:
-                    reply = unmask_message(stream_reply(chosen, sent, config, deadline), mapping)
-                    if check_finish:
-                        return check_output(reply)
-                    if reply.invalid_tool_calls and not reply.tool_calls:
-                        raise ValueError(f"malformed tool call: {reply.invalid_tool_calls[0]}")
-                    return reply
-
-                if candidates > 1 and not continuing:
-                    best, candidate_records, failure = _best_of(ask, candidates, current, context)
-                    if best is None:  # no quorum: every candidate failed
-                        raise failure or RuntimeError("no candidate answered")
-                    response = best
-                else:
-                    response = ask()
+                chosen = plain if use_plain and plain is not None else model
+                response = _ask(chosen, sent, mapping, check_finish, None, turn_timeout_s)
                 if continuing:
                     response = _continued(continuing, response)
             except (GraphBubbleUp, TurnCancelled):
@@ -328,12 +322,12 @@ def make_llm_node(
         if archive is not None:
             record_context_stats(archive, state.get("session_id", ""), stats.as_dict())
         sections = context[0].response_metadata.get("sections", {})
-        update: dict[str, Any] = {
-            "messages": [response],
-            "last_context": {**stats.as_dict(), "sections": sections},
-        }
-        if candidates > 1:
-            update["candidates"] = candidate_records
+        update: dict[str, Any] = {"last_context": {**stats.as_dict(), "sections": sections}}
+        if response is None:  # the candidates answer (candidate_node), the quorum chooses
+            update["candidate_replies"] = None
+            return Command(update=update, goto=fan_out)
+
+        update["messages"] = [response]
         if continuing:
             update["continuing"] = ""
             # the turn was counted with its cut-off answer: only the new text is added
@@ -364,31 +358,123 @@ def _continued(before: str, reply: AIMessage) -> AIMessage:
     )
 
 
-def _best_of(
-    ask: Callable[[RunnableConfig | None], AIMessage],
-    count: int,
-    current: list[BaseMessage],
-    context: list[BaseMessage],
-) -> tuple[AIMessage | None, list[dict[str, Any]], BaseException | None]:
-    """Fan out `count` candidates (not streamed), fan in, stream the chosen answer.
+CANDIDATE_NODE = "candidate_node"
+"""The fan-out's node: one task per candidate, each sent the step's context (`Send`)."""
+QUORUM_NODE = "quorum_node"
+"""The fan-in's node: runs once every candidate task of the step has returned."""
 
-    Returns the chosen reply (None when every candidate failed), every candidate's record,
-    and the first failure.
+
+def _question(current: Sequence[BaseMessage]) -> str:
+    """The user's message of the current turn (what a candidate's coverage is scored on)."""
+    return next((content_text(m) for m in current if isinstance(m, HumanMessage)), "")
+
+
+def _ask(
+    model: Runnable[Any, Any],
+    sent: Sequence[BaseMessage],
+    mapping: dict[str, str],
+    check_finish: bool,
+    config: RunnableConfig | None,
+    turn_timeout_s: float,
+) -> AIMessage:
+    """One model call of an answer step: the reply (PII put back) or the failure raised."""
+    reply = unmask_message(stream_reply(model, sent, config, _deadline(turn_timeout_s)), mapping)
+    if check_finish:
+        return check_output(reply)
+    if reply.invalid_tool_calls and not reply.tool_calls:
+        raise ValueError(f"malformed tool call: {reply.invalid_tool_calls[0]}")
+    return reply
+
+
+def make_candidate_node(
+    model: BaseChatModel,
+    plain: BaseChatModel | None = None,
+    check_finish: bool = False,
+    mask_pii: bool = False,
+    turn_timeout_s: float = 300.0,
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """candidate_node: one candidate of a fanned-out answer step (see `graph.nodes.candidates`).
+
+    Its input is what `llm_node` sent it (`Send`): `index`, the step's `context`, whether
+    the `plain` model answers (a greeting), and the user's `question`. It asks the model
+    once, not streamed, and adds `{index, reply, score}` to the state's
+    `candidate_replies`, or `{index, error, code}` when the call failed: a failed
+    candidate is recorded, never raised (a pause or a stop still is).
     """
-    found = candidate_rule.fan_out(lambda: ask({"tags": [TAG_NOSTREAM]}), count)
-    question = next((content_text(m) for m in current if isinstance(m, HumanMessage)), "")
-    chosen = candidate_rule.fan_in(found, question, context)
-    records = candidate_rule.records(found, chosen)
-    failure = next((c.error for c in found if c.error is not None), None)
-    if chosen is None or chosen.reply is None:
-        return None, records, failure
-    reply = chosen.reply
-    if not reply.tool_calls:
-        write = get_stream_writer()
-        for piece in candidate_rule.pieces(content_text(reply)):
-            write({"token": piece})
-        reply.response_metadata["candidate"] = chosen.index  # streamed: not again
-    return reply, records, failure
+
+    def candidate_node(task: dict[str, Any]) -> dict[str, Any]:
+        index = int(task["index"])
+        context: list[BaseMessage] = list(task["context"])
+        chosen = plain if task.get("plain") and plain is not None else model
+        mapping: dict[str, str] = {}
+        sent = [mask_message(m, mapping) for m in context] if mask_pii else context
+        entry: dict[str, Any] = {"index": index}
+        try:
+            reply = _ask(
+                chosen, sent, mapping, check_finish, {"tags": [TAG_NOSTREAM]}, turn_timeout_s
+            )
+        except (GraphBubbleUp, TurnCancelled):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failed candidate is recorded, not raised
+            entry["error"] = f"{type(exc).__name__}: {exc}"[:300]
+            entry["code"] = classify_error(exc).value
+            return {"candidate_replies": [entry]}
+        entry["reply"] = reply
+        if not reply.tool_calls:
+            seen = "\n".join(content_text(m) for m in context)
+            question = str(task.get("question") or "")
+            entry["score"] = candidate_rule.score(content_text(reply), question, seen)
+        return {"candidate_replies": [entry]}
+
+    return candidate_node
+
+
+def make_quorum_node() -> Node:
+    """quorum_node: the fan-in of a fanned-out answer step.
+
+    Applies the quorum (one success) and the choice rule of `graph.nodes.candidates` to
+    the step's `candidate_replies`, streams the chosen answer in pieces, and writes what
+    `llm_node` writes for an answer: the message (the fallback naming the first failure's
+    code when no candidate answered), the transcript size, any error, and every
+    candidate's record (`candidates`). The replies are cleared for the next step.
+    """
+
+    def quorum_node(state: ChatState) -> dict[str, Any]:
+        messages = state["messages"]
+        turn = state["turn_count"]
+        current = extract_current_turn(messages)
+        entries = sorted(state.get("candidate_replies") or [], key=lambda e: int(e["index"]))
+        found = [candidate_rule.Candidate.from_state(e) for e in entries]
+        chosen = candidate_rule.fan_in(found)
+        errors = list(state.get("errors", []))
+        if chosen is None or chosen.reply is None:  # no quorum: every candidate failed
+            failed = next((c for c in found if c.error is not None), None)
+            code = ErrorCode(failed.code) if failed and failed.code else ErrorCode.UNKNOWN
+            detail = failed.error if failed and failed.error else "no candidate answered"
+            log.warning("every answer candidate failed (%s): %s", code, detail)
+            errors.append(error_record(turn, "llm_node", code, detail))
+            response = fallback_message(code, _korean(messages))
+        else:
+            response = chosen.reply
+            if not response.tool_calls:
+                write = get_stream_writer()
+                for piece in candidate_rule.pieces(content_text(response)):
+                    write({"token": piece})
+                meta = {**response.response_metadata, "candidate": chosen.index}
+                response = response.model_copy(update={"response_metadata": meta})
+        update: dict[str, Any] = {
+            "messages": [response],
+            "candidates": candidate_rule.records(found, chosen),
+            "candidate_replies": None,
+        }
+        if not response.tool_calls:
+            prior = state.get("transcript_chars", 0)
+            update["transcript_chars"] = prior + sum(message_chars(m) for m in [*current, response])
+        if len(errors) != len(state.get("errors", [])):
+            update["errors"] = errors
+        return update
+
+    return quorum_node
 
 
 def _documents(state: ChatState, budgets: Budgets | None = None) -> tuple[str, int]:
@@ -424,9 +510,16 @@ def fallback_text(retrieval: dict[str, Any]) -> str:
     return get_prompt("system.no_documents")
 
 
-def route_after_llm(state: ChatState) -> Literal["tool_node", "__end__"]:
-    """After the model: run tools if it asked for them, else the turn is over."""
+def route_after_llm(state: ChatState) -> list[Literal["tool_node", "__end__"]]:
+    """After the model (llm_node, or quorum_node's choice): tools, or the turn is over.
+
+    Tools if it asked for them, else the end. Nothing when llm_node fanned out to
+    candidates: its `Send`s go on (it wrote no answer, so the last message is not the
+    model's).
+    """
     last = state["messages"][-1]
-    if isinstance(last, AIMessage) and last.tool_calls:
-        return "tool_node"
-    return "__end__"
+    if not isinstance(last, AIMessage):
+        return []
+    if last.tool_calls:
+        return ["tool_node"]
+    return ["__end__"]

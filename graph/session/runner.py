@@ -61,6 +61,10 @@ class TurnRequest:
     """resume with respond: the user's free text, handed to the waiting call or step."""
     tool_call_id: str | None = None
     """resume: the call the decision answers (checked against the pending one)."""
+    history: list[dict[str, str]] | None = None
+    """message: earlier turns a new thread starts with (seed 001's `history`), as
+    `{"role": "user"|"assistant", "content": ...}` pairs; refused for a thread with turns
+    (see `graph.session.turns.run_turn`)."""
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON values, for a job queue."""
@@ -156,6 +160,7 @@ def _run(
         sent_at=request.sent_at,
         keep=keep,
         context=context,
+        history=request.history,
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +28,7 @@ from langgraph.constants import END
 from langgraph.types import Command, StateSnapshot
 
 from graph.approval import Answer, decision
+from graph.context import message_chars
 from graph.errors import (
     ErrorCode,
     InputError,
@@ -36,8 +37,8 @@ from graph.errors import (
     TurnCancelled,
     error_record,
 )
-from graph.graph import answer_node
-from graph.nodes.llm import TURN_DEADLINE, fallback_message
+from graph.graph import answer_nodes
+from graph.nodes.llm import CANDIDATE_NODE, QUORUM_NODE, TURN_DEADLINE, fallback_message
 from graph.session.app import (
     ChatApp,
     approval_in,
@@ -114,6 +115,7 @@ def run_turn(
     sent_at: str | None = None,
     keep: dict[str, Any] | None = None,
     context: TurnContext | None = None,
+    history: Sequence[Mapping[str, str]] | None = None,
 ) -> TurnOutcome:
     """Run one turn: the user's message at `turn_count` (app.py increments it beforehand).
 
@@ -125,8 +127,17 @@ def run_turn(
     `sent_at` is when the message was sent (ISO 8601 with a time zone, see `now_iso`); the
     adapters pass the current time, a replayed transcript its own times or none. `context`
     is the turn's (`turn_context`) when the caller made it; otherwise it is made here.
+
+    `history` (seed 001's job field) is earlier turns a *new* thread starts with:
+    `{"role": "user"|"assistant", "content": ...}` pairs, oldest first. They are written as
+    the thread's turns 1..n (as an import writes them, without a model call), under the
+    same writer lease and after the same checks as the message, which is then answered as
+    turn n + 1. A thread that has turns keeps its own history (summaries, archive, recall):
+    `history` for it is refused (InputError), never merged with or silently dropped in
+    favour of what was saved, so two accounts of one conversation cannot disagree unseen.
     """
     message = check_message(app, text)
+    turns = _history_turns(app, history) if history else []
     record = require_thread(app, thread_id)
     try:
         rate = validate_rate(
@@ -140,7 +151,62 @@ def run_turn(
     app.persistence.check_file()
     context = context or turn_context(app, thread_id)
     with _lease(app, thread_id):
-        return _run_turn(app, context, record, message, turn_count, rate, sent, events, keep or {})
+        return _run_turn(
+            app, context, record, message, turn_count, rate, sent, events, keep or {}, turns
+        )
+
+
+def _history_turns(
+    app: ChatApp, history: Sequence[Mapping[str, str]]
+) -> list[tuple[HumanMessage, AIMessage]]:
+    """`history` as (user, assistant) message pairs; InputError for anything else.
+
+    The service checks the same shape before queueing (a 422 naming the item); this is the
+    rule itself, for every caller. A user message is held to the chat's message limit.
+    """
+    pairs: list[tuple[HumanMessage, AIMessage]] = []
+    items = list(history)
+    if len(items) % 2:
+        raise InputError("history must be whole turns: user and assistant messages in pairs.")
+    for i in range(0, len(items), 2):
+        said, answered = items[i], items[i + 1]
+        if said.get("role") != "user" or answered.get("role") != "assistant":
+            raise InputError(
+                f"history[{i}] and history[{i + 1}] must be a user message and its answer."
+            )
+        answer = check_text(str(answered.get("content") or "")).strip()
+        if not answer:
+            raise InputError(f"history[{i + 1}] has no text.")
+        try:
+            asked = check_message(app, str(said.get("content") or ""))
+        except InputError as exc:
+            raise InputError(f"history[{i}]: {exc}") from exc
+        pairs.append((HumanMessage(content=asked), AIMessage(content=answer)))
+    return pairs
+
+
+def _start_with_history(
+    app: ChatApp,
+    context: TurnContext,
+    record: dict[str, Any],
+    turns: list[tuple[HumanMessage, AIMessage]],
+    rate: float,
+) -> None:
+    """Write `turns` as a new thread's first turns (no model call, as an import does)."""
+    thread_id = context.thread_id
+    messages: list[BaseMessage] = [m for pair in turns for m in pair]
+    values = {
+        "messages": messages,
+        "session_id": thread_id,
+        "turn_count": len(turns),
+        "compression_rate": rate,
+        "strategy": thread_strategy(app, record),
+        "context_budget": thread_budget(app, record),
+        "recall": thread_recall(app, record),
+        "transcript_chars": sum(message_chars(m) for m in messages),
+    }
+    with storage_errors():
+        app.graph.update_state(context.config, values, as_node="llm_node")
 
 
 def _run_turn(
@@ -153,6 +219,7 @@ def _run_turn(
     sent: dict[str, str],
     events: TurnEvents | None,
     keep: dict[str, Any],
+    history: list[tuple[HumanMessage, AIMessage]] | None = None,
 ) -> TurnOutcome:
     """The turn itself, under the thread's writer lease: checks against the saved state."""
     thread_id, config = context.thread_id, context.config
@@ -165,18 +232,29 @@ def _run_turn(
     if approval_in(snapshot.interrupts) is not None:
         raise InputError("This thread is waiting for a tool approval; answer it first.")
     expected = int(context.values.get("turn_count", 0)) + 1
+    if history and expected != 1:
+        raise InputError(
+            f"This thread has {expected - 1} turns and keeps its own history; send history "
+            "only with a new thread's first message."
+        )
+    expected += len(history or [])
     turn_count = expected if turn_count is None else turn_count
     if turn_count != expected:
         raise InputError(f"Turn {turn_count} is out of order; this thread is at turn {expected}.")
     changes = dict(keep)
     if not record.get("title"):
-        title = " ".join(message.split())
+        first = content_text(history[0][0]) if history else message
+        title = " ".join(first.split())
         changes["title"] = title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
     if changes:
         with storage_errors():
             update_thread(app.persistence.archive, thread_id, **changes)
         record = {**record, **changes}
     context = context.started(record=record)
+    if history:
+        _start_with_history(app, context, record, history, rate)
+        with storage_errors():
+            context = context.started(snapshot=app.graph.get_state(config))
     payload = _payload(app, thread_id, record, message, turn_count, rate, sent)
     return _stream(app, thread_id, payload, events, context)
 
@@ -452,7 +530,7 @@ def _stream(
     config["configurable"][TURN_DEADLINE] = time.monotonic() + app.settings.turn_timeout_s
     outcome = TurnOutcome()
     last: BaseMessage | None = None
-    answering = answer_node(app.settings)  # whose tokens are the answer's (not a step's)
+    answering = answer_nodes(app.settings)  # whose tokens are the answer's (not a step's)
     try:
         with storage_errors():
             # A checkpoint after every step, saved before the next one starts: the user's
@@ -477,15 +555,15 @@ def _stream(
                         # chunks as the model writes them; a whole message from a model
                         # that does not stream, or the node's own apology
                         if (
-                            meta.get("langgraph_node") == answering
+                            meta.get("langgraph_node") in answering
                             and isinstance(piece, AIMessage)
                             and "candidate" not in piece.response_metadata
                         ):
-                            events.token(content_text(piece), node=answering)
+                            events.token(content_text(piece), node=meta["langgraph_node"])
                     elif mode == "custom":
                         # a chosen candidate of the llm_node, when its answer is the turn's
                         if (
-                            answering == "llm_node"
+                            "llm_node" in answering
                             and isinstance(chunk, dict)
                             and chunk.get("token")
                         ):
@@ -500,10 +578,13 @@ def _stream(
                     if mode == "updates" and "__interrupt__" in chunk:
                         for interrupt in chunk["__interrupt__"]:
                             outcome.pending = dict(interrupt.value)
-                    elif mode == "updates" and chunk.get(answering):
-                        last = chunk[answering]["messages"][-1]
-                    elif mode == "updates" and (closed := _closed_by(chunk)) is not None:
-                        last = closed  # a rejected approval closed the turn
+                    elif mode == "updates":
+                        for node in answering:
+                            said = (chunk.get(node) or {}).get("messages")
+                            if said:  # llm_node wrote none when it fanned out
+                                last = said[-1]
+                        if (closed := _closed_by(chunk)) is not None:
+                            last = closed  # a rejected approval closed the turn
                     # stop as the next step starts: the step before is saved by then (a
                     # step's messages and updates come before its checkpoint, and a tool's
                     # result stopped there would be lost with its call left unanswered)
@@ -565,8 +646,8 @@ class _StopOnToken(BaseCallbackHandler):
     def on_chat_model_start(
         self, serialized: dict[str, Any], messages: Any, *, run_id: UUID, **kwargs: Any
     ) -> None:
-        """Note the answering model's runs (those of llm_node)."""
-        if (kwargs.get("metadata") or {}).get("langgraph_node") == "llm_node":
+        """Note the answering model's runs (those of llm_node and the candidates)."""
+        if (kwargs.get("metadata") or {}).get("langgraph_node") in (*ANSWERING, CANDIDATE_NODE):
             self.answering.add(run_id)
 
     def on_llm_new_token(self, token: Any, *, run_id: UUID, **kwargs: Any) -> None:
@@ -601,7 +682,7 @@ def report_update(events: TurnEvents, chunk: dict[str, Any]) -> None:
                     content=content_text(msg)[:TOOL_RESULT_CHARS],
                     status=msg.status,
                 )
-        if node == "llm_node" and update.get("candidates"):
+        if node in ANSWERING and update.get("candidates"):
             events.metadata("candidates", items=_plain(update["candidates"]))
         if node == "plan_node" and update.get("plan"):
             events.metadata("plan", **_plain(update["plan"]))
@@ -610,6 +691,9 @@ def report_update(events: TurnEvents, chunk: dict[str, Any]) -> None:
         if node == "summary_node" and update.get("summary_history"):
             events.metadata("summary", **_plain(update["summary_history"][-1]))
 
+
+ANSWERING = ("llm_node", QUORUM_NODE)
+"""The nodes that write the model's answer: llm_node, or the quorum of its candidates."""
 
 TOOL_RESULT_CHARS = 2_000
 """A tool result's characters in its event (the state keeps all of it)."""

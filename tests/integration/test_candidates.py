@@ -150,3 +150,50 @@ def test_the_panel_shows_the_candidates(db: Path, monkeypatch: pytest.MonkeyPatc
     assert len(panel) == 1 and "2" in panel[0].label
     shown = " ".join(m.value for m in panel[0].markdown)
     assert "✅" in shown and shown.count("score") + shown.count("점수") == 2
+
+
+def test_the_fan_out_and_fan_in_are_graph_nodes(tmp_path: Path) -> None:
+    app, _ = _app(tmp_path, [], count=3)
+    nodes = set(app.graph.get_graph().nodes)
+    assert {"llm_node", "candidate_node", "quorum_node"} <= nodes
+    plain, _ = _app(tmp_path / "one", [], count=1)
+    assert not {"candidate_node", "quorum_node"} & set(plain.graph.get_graph().nodes)
+
+
+def test_candidates_run_as_parallel_send_tasks_then_one_quorum(tmp_path: Path) -> None:
+    import time
+
+    def slow(text: str):
+        def answer(_messages):
+            time.sleep(0.6)
+            return text
+
+        return answer
+
+    app, model = _app(
+        tmp_path,
+        [slow("The budget is 300 dollars."), slow("It is 300."), slow("No idea, sorry.")],
+    )
+    thread = new_thread(app)
+    started = time.monotonic()
+    events, out = _run(app, thread, "What is the budget?")
+    elapsed = time.monotonic() - started
+    assert len(model.calls) == 3
+    assert elapsed < 1.5, elapsed  # three 0.6 s calls at once, not one after another
+    nodes = [
+        (e["metadata"]["kind"], e["metadata"]["node"])
+        for e in events
+        if e["type"] == "metadata" and e["metadata"]["kind"] in ("node_start", "node_end")
+    ]
+    starts = [n for k, n in nodes if k == "node_start"]
+    assert starts.count("candidate_node") == 3 and starts.count("quorum_node") == 1
+    # the fan-in runs after every candidate has ended (the superstep is its barrier)
+    last_candidate = max(i for i, n in enumerate(nodes) if n == ("node_end", "candidate_node"))
+    assert nodes.index(("node_start", "quorum_node")) > last_candidate
+    assert out.answer == "The budget is 300 dollars."
+    kept = load_thread(app, thread).state
+    assert kept["candidate_replies"] == []  # the fan-in cleared the step's replies
+    from graph.session import checkpoints
+
+    ran = {c["metadata"].get("node") for c in checkpoints(app, thread)}
+    assert {"llm_node", "candidate_node", "quorum_node"} <= ran

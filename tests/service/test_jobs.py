@@ -49,12 +49,25 @@ def test_a_job_streams_seed_events_and_ends_done(service: Service, tmp_path: Pat
         assert turn["thread_id"] == job["thread_id"] and turn["turn"] == 1
         assert turn["route"] and turn["context_chars"] > 0 and turn["summarized"] is False
         status = client.get(f"/chat/status/{job['job_id']}").json()
+        nodes = sum(
+            1 for e in events if e["type"] == "metadata" and e["metadata"]["kind"] == "node_end"
+        )
         assert status == {
             "job_id": job["job_id"],
             "thread_id": job["thread_id"],
             "status": "done",
             "turn": 1,
             "error_code": None,
+            "progress": {
+                "done": nodes,
+                "expected": nodes,
+                "ratio": 1.0,
+                "current": None,
+                "plan_steps": None,
+            },
+            "user_id": "default",
+            "turn_count": None,
+            "metadata": None,
         }
     saved = _saved(tmp_path, job["thread_id"])
     assert saved.turns[-1][1][-1].content == answer
