@@ -3,6 +3,8 @@
 START -> safeguard_node -> summary_node -> recall_node -> llm_node <-> tool_node -> END.
 The safeguard labels the message first (a blocked one ends the turn there). With a document
 index a router runs next: safeguard_node -> router_node -> (rag_node) -> summary_node.
+A thread of the recursive strategy goes on after its answer: llm_node -> memory_node -> END
+(seed 003's memory update, off the answer's path; see `graph.nodes.memory`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from graph.memory.short_term import ShortTermStore, short_term_store
 from graph.nodes import (
     make_llm_node,
     make_recall_node,
@@ -22,6 +25,7 @@ from graph.nodes import (
     make_tool_node,
     route_after_llm,
 )
+from graph.nodes.memory import MEMORY_NODE, make_memory_node, make_route_after_answer
 from graph.nodes.safeguard import make_safeguard_node, route_after_safeguard
 from graph.providers import get_chat_model, get_summarizer
 from graph.retrieval.index import DocumentIndex
@@ -46,6 +50,7 @@ def build_graph(
     index: DocumentIndex | None = None,
     router_model: BaseChatModel | None = None,
     safeguard_model: BaseChatModel | None = None,
+    short_term: ShortTermStore | None = None,
 ) -> ChatGraph:
     """Compile the chat graph.
 
@@ -61,6 +66,8 @@ def build_graph(
             gets `search_all` / `search_by_metadata` / `get_section` for agentic search.
         router_model: Model for the router's structured decision; None uses the rule.
         safeguard_model: Model asked for each message's safeguard label besides the rules.
+        short_term: Seed 003's short-term store of recursive threads; by default the Redis
+            of REDIS_URL, or none.
     """
     settings = settings or load_settings()
     if tools is None or approval_required is None:
@@ -81,10 +88,15 @@ def build_graph(
     choice = {"tool_choice": "auto"} if reports_finish else {}
     bound = chat_model.bind_tools(tools, **choice) if tools else chat_model
 
+    summarizer = summarizer or get_summarizer(settings)
+    short_term = short_term if short_term is not None else short_term_store(settings)
+
     builder = StateGraph(ChatState)
     builder.add_node(
-        "summary_node",
-        make_summary_node(summarizer or get_summarizer(settings), archive, settings.summary_budget),
+        "summary_node", make_summary_node(summarizer, archive, settings.summary_budget)
+    )
+    builder.add_node(
+        MEMORY_NODE, make_memory_node(summarizer, archive, settings.summary_budget, short_term)
     )
     builder.add_node("recall_node", make_recall_node(archive, settings.recall_budget))
     builder.add_node(
@@ -123,6 +135,11 @@ def build_graph(
         builder.add_edge("rag_node", "summary_node")
     builder.add_edge("summary_node", "recall_node")
     builder.add_edge("recall_node", "llm_node")
-    builder.add_conditional_edges("llm_node", route_after_llm, ["tool_node", END])
+    builder.add_conditional_edges(
+        "llm_node",
+        make_route_after_answer(route_after_llm, archive, short_term),
+        ["tool_node", MEMORY_NODE, END],
+    )
     builder.add_edge("tool_node", "llm_node")
+    builder.add_edge(MEMORY_NODE, END)
     return builder.compile(checkpointer=checkpointer)

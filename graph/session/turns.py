@@ -36,6 +36,7 @@ from graph.errors import (
     error_record,
 )
 from graph.nodes.llm import TURN_DEADLINE, fallback_message
+from graph.nodes.memory import MEMORY_NODE
 from graph.session.app import (
     ChatApp,
     approval_in,
@@ -289,7 +290,10 @@ def continue_turn(
 
     def prepare(snapshot: StateSnapshot, messages: list[BaseMessage]) -> Change | None:
         last = messages[-1] if messages else None
-        if snapshot.next or snapshot.interrupts or last is None or not cut_off(last):
+        # a memory update that did not run after the answer (stopped) does not count: the
+        # next answer's update does its work
+        steps = [n for n in snapshot.next if n != MEMORY_NODE]
+        if steps or snapshot.interrupts or last is None or not cut_off(last):
             raise InputError("The last answer was not cut off; there is nothing to continue.")
         return {
             "messages": [RemoveMessage(id=last.id or "")],
@@ -566,7 +570,8 @@ def report_update(events: TurnEvents, chunk: dict[str, Any]) -> None:
                 )
         if node == "llm_node" and update.get("candidates"):
             events.metadata("candidates", items=_plain(update["candidates"]))
-        if node == "summary_node" and update.get("summary_history"):
+        if node in ("summary_node", MEMORY_NODE) and update.get("summary_history"):
+            # memory_node: the recursive memory, updated after the answer was streamed
             events.metadata("summary", **_plain(update["summary_history"][-1]))
 
 
