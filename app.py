@@ -328,6 +328,7 @@ def main() -> None:
             next_messages=nxt.messages,
             next_chars=nxt.chars,
             summarize_first=nxt.summarize_first,
+            fold_after=nxt.fold_after,
             context_log=view.context_log,
             route=(
                 f"{view.route} — {route_reason(str(view.state.get('route_reason', '')), lang)}"

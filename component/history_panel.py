@@ -24,7 +24,7 @@ def node_label(node: str, lang: str) -> str:
 def checkpoint_row(item: Mapping[str, Any], lang: str) -> str:
     """One line of the timeline: turn, node, what happened there, and when."""
     marks = ""
-    if item.get("node") == "summary_node" and item.get("summarized_to"):
+    if item.get("node") in ("summary_node", "memory_node") and item.get("summarized_to"):
         marks += t("mark_summary", lang, n=item["summarized_to"])
     if item.get("pending_approval"):
         marks += t("mark_approval", lang)

@@ -313,6 +313,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "다음 턴 시작 시 {start}-{end}턴이 먼저 요약됩니다 (아래는 요약 전 모습).",
         "en": "At the next turn, turns {start}-{end} are summarized first (shown before that).",
     },
+    "next_fold": {
+        "ko": "다음 답변이 끝난 뒤 {start}-{end}턴이 장기 기억에 합쳐집니다 (답변은 기다리지 않습니다. 아래는 그 답변이 받는 그대로).",
+        "en": "After the next answer, turns {start}-{end} join the memory (the answer does not wait for it; shown is what that answer gets).",
+    },
     "chart": {"ko": "📈 턴별 컨텍스트 크기", "en": "📈 Context size per turn"},
     "chart_with": {"ko": "모델이 받은 컨텍스트", "en": "context the model got"},
     "chart_without": {
@@ -441,8 +445,8 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "🧠 Long-term memory (~20 sentences, rewritten)",
     },
     "memory_empty": {
-        "ko": "원본 5턴을 넘는 5턴이 쌓이면 기억이 만들어집니다 (11턴부터).",
-        "en": "The memory is written once 5 turns beyond the 5 raw ones pile up (from turn 11).",
+        "ko": "기억 밖의 턴이 5개를 넘으면 가장 오래된 5턴이 기억에 합쳐집니다 (6턴 답변 뒤에 1-5턴). 최근 5턴은 늘 원문 그대로 보입니다.",
+        "en": "Once more than 5 turns wait outside the memory, the oldest 5 join it (turns 1-5 after turn 6's answer). The last 5 turns are always shown raw.",
     },
     "compare": {"ko": "⚖️ 기억 방식 비교", "en": "⚖️ Compare memory strategies"},
     "compare_help": {
@@ -498,6 +502,7 @@ _STRINGS: dict[str, dict[str, str]] = {
     "node_recall_node": {"ko": "회상 후", "en": "after recall"},
     "node_llm_node": {"ko": "모델 답변 후", "en": "after the model"},
     "node_tool_node": {"ko": "도구 실행 후", "en": "after the tools"},
+    "node_memory_node": {"ko": "기억 갱신 후", "en": "after the memory update"},
     "node_update": {"ko": "직접 수정", "en": "edited"},
     "node_fork": {"ko": "갈라낸 시작점", "en": "fork point"},
     "mark_summary": {"ko": " · 📝 {n}턴까지 요약됨", "en": " · 📝 summarized to turn {n}"},

@@ -258,8 +258,12 @@ def render_next_context(
     summarize_first: Sequence[int],
     lang: str,
     probe_key: str | None = None,
+    fold_after: Sequence[int] = (),
 ) -> None:
-    """The exact context the next model call receives; a probe question shows its recall."""
+    """The exact context the next model call receives; a probe question shows its recall.
+
+    `fold_after`: the turns a recursive thread's memory takes in after that answer.
+    """
     with st.expander(
         t("next_context", lang), expanded=bool(probe_key and st.session_state.get(probe_key))
     ):
@@ -268,6 +272,8 @@ def render_next_context(
         st.caption(t("next_size", lang, chars=f"{chars:,}", n=len(messages)))
         if summarize_first:
             st.info(t("next_summarize", lang, start=summarize_first[0], end=summarize_first[-1]))
+        if fold_after:
+            st.info(t("next_fold", lang, start=fold_after[0], end=fold_after[-1]))
         sections = messages[0].response_metadata.get("sections") if messages else None
         if sections:
             render_sections(sections, lang)
@@ -450,6 +456,7 @@ def render_summary_panel(
     candidates: Sequence[Mapping[str, Any]] = (),
     plan: Mapping[str, Any] | None = None,
     steps: Sequence[Mapping[str, Any]] = (),
+    fold_after: Sequence[int] = (),
 ) -> None:
     """The whole right-hand panel of the chat tab."""
     st.subheader(t("panel", lang))
@@ -485,7 +492,7 @@ def render_summary_panel(
     render_stats(history, lang)
     render_recalled(recalled, lang)
     render_candidates(candidates, lang)
-    render_next_context(next_messages, next_chars, summarize_first, lang, probe_key)
+    render_next_context(next_messages, next_chars, summarize_first, lang, probe_key, fold_after)
     render_chart(context_log, lang)
     render_comparison(comparison, lang, on_compare)
     if route:

@@ -38,6 +38,29 @@ DEFAULT_BUDGETS: dict[str, int] = {
 - recent: no limit by default (0): seed 002's context holds every raw turn no summary
   covers yet; `recent=1500` gives seed 003's five turns of 300 tokens."""
 
+RECURSIVE_BUDGETS: dict[str, int] = {
+    "system": 1500,
+    "memory": 500,
+    "entities": 200,
+    "recent": 1500,
+    "documents": 1500,
+    "question": 100,
+}
+"""Seed 003 §5.2's table as written: the recursive strategy's budgets (seed 003's own design).
+
+- memory: the rewritten memory M_i, ~20 sentences; it is held to this many tokens when it
+  is written (`graph.memory.recursive.bound_memory`), so nothing of it is cut later. The
+  turns recall adds (this app's addition; seed 003's memory is used whole, with no
+  search) come in the same section and on top: at most RECALL_BUDGET_CHARS.
+- entities: the list keeps 25; past 200 tokens the oldest leave the context first.
+- recent: the 5 raw turns, 5 x 300 tokens at the seed's turn size; a longer turn makes the
+  oldest raw turns leave the context first (the newest always stays).
+
+A section set in CONTEXT_TOKEN_BUDGETS is taken as set for every strategy (see
+`Budgets.for_recursive`)."""
+SEED_003_TOTAL = 5300
+"""Seed 003's "총 ~5,300 토큰": the sum of RECURSIVE_BUDGETS."""
+
 
 def estimate_tokens(text: str) -> int:
     """Tokens of `text` by the rule above: ceil(ASCII characters / 4) + other characters."""
@@ -50,6 +73,8 @@ class Budgets:
     """A token budget per section; 0 means no limit."""
 
     limits: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_BUDGETS))
+    given: frozenset[str] = frozenset()
+    """The sections CONTEXT_TOKEN_BUDGETS named (the rest hold the defaults)."""
 
     @classmethod
     def parse(cls, text: str) -> Budgets:
@@ -58,6 +83,7 @@ class Budgets:
         ValueError names an unknown section or a bad number.
         """
         limits = dict(DEFAULT_BUDGETS)
+        given: set[str] = set()
         for part in filter(None, (p.strip() for p in text.split(","))):
             name, _, value = part.partition("=")
             name = name.strip().lower()
@@ -74,7 +100,8 @@ class Budgets:
                     f"CONTEXT_TOKEN_BUDGETS: {name} needs a whole number of tokens (0: no "
                     f"limit), got {value.strip()!r}"
                 )
-        return cls(limits)
+            given.add(name)
+        return cls(limits, frozenset(given))
 
     def for_thread(self, summary_chars: int, recalled: str = "") -> Budgets:
         """These budgets for a thread whose summaries may take `summary_chars` characters.
@@ -87,7 +114,16 @@ class Budgets:
         floor = summary_chars + summary_chars // 4 + estimate_tokens(recalled)
         if not memory or memory >= floor:
             return self
-        return Budgets({**self.limits, "memory": floor})
+        return Budgets({**self.limits, "memory": floor}, self.given)
+
+    def for_recursive(self) -> Budgets:
+        """These budgets for a thread of the recursive strategy: seed 003's table.
+
+        Sections CONTEXT_TOKEN_BUDGETS named keep the value it gave them; the others take
+        RECURSIVE_BUDGETS instead of the defaults (which are seed 002's, see above).
+        """
+        limits = {**RECURSIVE_BUDGETS, **{k: v for k, v in self.limits.items() if k in self.given}}
+        return Budgets(limits, self.given)
 
     def budget(self, section: str) -> int:
         """The section's budget (0: no limit)."""

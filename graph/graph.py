@@ -9,6 +9,9 @@ llm_node =Send=> candidate_node x N -> quorum_node -> tool_node | END.
 With AGENT_MODE=supervisor, seed 004's supervisor takes the place of the router and of
 llm_node <-> tool_node after the same memory nodes (`graph.supervisor`); its agents answer
 each step once (no candidates).
+A thread of the recursive strategy goes on after its answer (llm_node, quorum_node or the
+supervisor's aggregate_node) -> memory_node -> END (seed 003's memory update, off the
+answer's path; see `graph.nodes.memory`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from graph.memory.short_term import ShortTermStore, short_term_store
 from graph.nodes import (
     Node,
     make_llm_node,
@@ -32,6 +36,7 @@ from graph.nodes import (
     route_after_tools,
 )
 from graph.nodes.llm import CANDIDATE_NODE, QUORUM_NODE, make_candidate_node, make_quorum_node
+from graph.nodes.memory import MEMORY_NODE, make_memory_node, make_route_after_answer
 from graph.nodes.safeguard import make_safeguard_node, route_after_safeguard
 from graph.providers import get_chat_model, get_summarizer
 from graph.retrieval.index import DocumentIndex
@@ -56,6 +61,7 @@ def build_graph(
     index: DocumentIndex | None = None,
     router_model: BaseChatModel | None = None,
     safeguard_model: BaseChatModel | None = None,
+    short_term: ShortTermStore | None = None,
 ) -> ChatGraph:
     """Compile the chat graph.
 
@@ -71,6 +77,8 @@ def build_graph(
             gets `search_all` / `search_by_metadata` / `get_section` for agentic search.
         router_model: Model for the router's structured decision; None uses the rule.
         safeguard_model: Model asked for each message's safeguard label besides the rules.
+        short_term: Seed 003's short-term store of recursive threads; by default the Redis
+            of REDIS_URL, or none.
     """
     settings = settings or load_settings()
     if tools is None or approval_required is None:
@@ -113,10 +121,15 @@ def build_graph(
             turn_timeout_s=settings.turn_timeout_s,
         )
 
+    summarizer = summarizer or get_summarizer(settings)
+    short_term = short_term if short_term is not None else short_term_store(settings)
+
     builder = StateGraph(ChatState)
     builder.add_node(
-        "summary_node",
-        make_summary_node(summarizer or get_summarizer(settings), archive, settings.summary_budget),
+        "summary_node", make_summary_node(summarizer, archive, settings.summary_budget)
+    )
+    builder.add_node(
+        MEMORY_NODE, make_memory_node(summarizer, archive, settings.summary_budget, short_term)
     )
     builder.add_node("recall_node", make_recall_node(archive, settings.recall_budget))
     builder.add_node("safeguard_node", make_safeguard_node(safeguard_model))
@@ -127,6 +140,9 @@ def build_graph(
         "safeguard_node", route_after_safeguard, {"next": first, "__end__": END}
     )
     builder.add_edge("summary_node", "recall_node")
+    builder.add_edge(MEMORY_NODE, END)
+    # an answer that ends the turn goes on to memory_node when a recursive thread has work
+    after_answer = make_route_after_answer(route_after_llm, archive, short_term)
     tool_node = make_tool_node(tools, approval_required, archive)
     if settings.supervised:
         from graph.supervisor import add_supervisor
@@ -139,6 +155,7 @@ def build_graph(
             index=index,
             planner=router_model,
             loop=settings.loop_retrieval,
+            after_answer=make_route_after_answer(lambda _: END, archive, short_term),
         )
         return builder.compile(checkpointer=checkpointer)
     builder.add_node("llm_node", agent(tools))
@@ -156,7 +173,7 @@ def build_graph(
         )
         builder.add_node(QUORUM_NODE, make_quorum_node())
         builder.add_edge(CANDIDATE_NODE, QUORUM_NODE)
-        builder.add_conditional_edges(QUORUM_NODE, route_after_llm, ["tool_node", END])
+        builder.add_conditional_edges(QUORUM_NODE, after_answer, ["tool_node", MEMORY_NODE, END])
     if index is not None:
         from graph.routing import make_rag_node, make_router_node, route_after_router
 
@@ -171,7 +188,7 @@ def build_graph(
         )
         builder.add_edge("rag_node", "summary_node")
     builder.add_edge("recall_node", "llm_node")
-    builder.add_conditional_edges("llm_node", route_after_llm, ["tool_node", END])
+    builder.add_conditional_edges("llm_node", after_answer, ["tool_node", MEMORY_NODE, END])
     # a rejected approval closes the turn in tool_node (seed 004: the task ends there)
     builder.add_conditional_edges("tool_node", route_after_tools, ["llm_node", END])
     return builder.compile(checkpointer=checkpointer)

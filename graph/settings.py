@@ -143,6 +143,21 @@ class Settings:
         "three_turn",
         "Memory strategy of new threads: three_turn, sliding_window or recursive.",
     )
+    short_term_redis_url: str = _env(
+        "REDIS_URL",
+        "",
+        "Set: the recursive strategy also keeps each thread's short-term memory (the last "
+        "5 turns), memory and entities in Redis under seed 003's keys "
+        "chat:{tenant}:{session}:short|memory|entities, for SHORT_TERM_TTL_S after their last "
+        "use (the service's job queue uses the same Redis). Empty: nothing outside the "
+        "database.",
+    )
+    short_term_ttl_s: str = _env(
+        "SHORT_TERM_TTL_S",
+        "86400",
+        "Seconds a thread's short-term keys in Redis live after their last write or read "
+        "(seed 003: 24 hours).",
+    )
     context_budget_chars: str = _env(
         "CONTEXT_BUDGET_CHARS",
         "8000",
@@ -337,6 +352,14 @@ class Settings:
 
         name = self.memory_strategy.strip()
         return name if name in STRATEGIES else DEFAULT_STRATEGY
+
+    @property
+    def short_term_ttl(self) -> int:
+        """SHORT_TERM_TTL_S as a whole number of seconds, at least 1."""
+        value = self._int("short_term_ttl_s")
+        if value < 1:
+            raise ValueError(f"SHORT_TERM_TTL_S must be 1 or more, got {value}")
+        return value
 
     @property
     def summary_budget(self) -> int:

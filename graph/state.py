@@ -94,7 +94,9 @@ class ChatState(TypedDict, total=False):
     window_summary: str
     """sliding_window: up to 3 summaries joined by the seed's separator, oldest first."""
     memory: str
-    """recursive: the single rewritten memory M_i."""
+    """recursive: the single rewritten memory M_i (20 sentences, 500 tokens at most). Each
+    update is also a `summary_history` entry of the 5 turns it took in, whose summary is
+    the memory as rewritten with them."""
     entities: list[dict[str, Any]]
     """recursive: {key, value, turn}, an updated key moved to the end, at most 25."""
     summary_calls: int

@@ -36,7 +36,7 @@ from graph.budgets import estimate_tokens
 from graph.safeguard import mask, unmask
 from graph.structured import ask_structured
 from graph.text import tells_nothing
-from graph.turns import content_text
+from graph.turns import content_text, original_chars
 from prompt import get_prompt
 
 log = logging.getLogger(__name__)
@@ -102,6 +102,27 @@ class SummaryResult:
     """Why the model's summary was not used and the extractive one stands in ('' if it was)."""
 
 
+@dataclass
+class MemoryResult:
+    """Seed 003's memory update: the rewritten memory, the new turns' entities, the cost."""
+
+    memory: str
+    """M_i as the model (or the offline rule) wrote it; the strategy bounds it."""
+    entities: list[Entity]
+    """{key, value, turn} of the new turns, in order of appearance."""
+    how: str = "offline"
+    """json_schema, json_object or text (the model's object), rule (nothing could be read:
+    the offline rule wrote both), or offline (no model: the extractive summarizer)."""
+    requests: int = 0
+    """Model calls spent: one, or one more per way of asking the server refused."""
+    elapsed_ms: float = 0.0
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    tokens_estimated: bool = False
+    fallback: str = ""
+    """Why the model's memory was not used and the offline one stands in ('' if it was)."""
+
+
 class Summarizer(Protocol):
     """Anything that turns messages or texts into a summary of about `target_chars`."""
 
@@ -119,16 +140,16 @@ class Summarizer(Protocol):
         """Merge consecutive summaries into one higher-level digest."""
         ...
 
-    def rewrite_memory(
-        self, memory: str, summary: str, target_chars: int, *, turn_label: str
-    ) -> SummaryResult:
-        """Seed 003: M_i = LLM(M_{i-1}, S_i), recent first, finished topics shrunk."""
-        ...
-
-    def entities(
-        self, turns: Sequence[Sequence[BaseMessage]], first_turn: int
-    ) -> tuple[list[Entity], int]:
-        """Seed 003's entities {key, value, turn} of turns `first_turn, ...`, and model calls."""
+    def update_memory(
+        self,
+        memory: str,
+        turns: Sequence[Sequence[BaseMessage]],
+        first_turn: int,
+        target_chars: int,
+        *,
+        rate: float,
+    ) -> MemoryResult:
+        """Seed 003's update: M_i = LLM(M_{i-1}, S_i) and S_i's entities, in one answer."""
         ...
 
 
@@ -368,11 +389,35 @@ class ExtractiveSummarizer:
         text = extract_to_length(units, target_chars) if units else ""
         return SummaryResult(text=text.strip(), attempts=0, elapsed_ms=_ms(start))
 
-    def entities(
-        self, turns: Sequence[Sequence[BaseMessage]], first_turn: int
-    ) -> tuple[list[Entity], int]:
-        """Entities by rule (names, contacts, `key는 value`, `budget $10,000`); no model call."""
-        return rule_entities(turns, first_turn), 0
+    def update_memory(
+        self,
+        memory: str,
+        turns: Sequence[Sequence[BaseMessage]],
+        first_turn: int,
+        target_chars: int,
+        *,
+        rate: float,
+    ) -> MemoryResult:
+        """The offline update: no model call.
+
+        The new turns are summarized extractively (at `rate`), the memory is rewritten from
+        its sentences and theirs, recent ones weighing more; entities are found by rule.
+        """
+        start = time.perf_counter()
+        messages = [m for turn in turns for m in turn]
+        label = f"{first_turn}-{first_turn + len(turns) - 1}턴"
+        new = self.summarize(messages, int(original_chars(messages) * rate), turn_label=label)
+        text = (
+            self.rewrite_memory(memory, new.text, target_chars, turn_label=label).text
+            if memory
+            else trim_at_sentence(new.text, max(target_chars, 1))
+        )
+        return MemoryResult(
+            memory=text,
+            entities=rule_entities(turns, first_turn),
+            how="offline",
+            elapsed_ms=_ms(start),
+        )
 
 
 def rule_entities(turns: Sequence[Sequence[BaseMessage]], first_turn: int) -> list[Entity]:
@@ -399,6 +444,19 @@ class EntityList(BaseModel):
     """The entities of a block of conversation."""
 
     entities: list[EntityItem] = Field(default_factory=list)
+
+
+class MemoryUpdate(BaseModel):
+    """Seed 003's memory update in one answer: the new memory and the new turns' entities."""
+
+    memory: str = Field(
+        description="the whole long-term memory rewritten from the old memory and the new "
+        "conversation (not appended): at most 20 sentences, recent conversation first"
+    )
+    entities: list[EntityItem] = Field(
+        default_factory=list,
+        description="structured facts of the new conversation that a summary would lose",
+    )
 
 
 class LLMSummarizer:
@@ -475,60 +533,82 @@ class LLMSummarizer:
             lambda: ExtractiveSummarizer().merge(summaries, target_chars, turn_label=turn_label),
         )
 
-    def rewrite_memory(
-        self, memory: str, summary: str, target_chars: int, *, turn_label: str
-    ) -> SummaryResult:
-        """Seed 003's rewrite with its memory rules (recent first, finished topics shrink)."""
-        prompt = get_prompt(
-            "summary.memory",
-            turn_label=turn_label,
-            target_chars=target_chars,
-            memory=memory,
-            summary=summary,
-        )
-        return self._complete(
-            prompt,
-            target_chars,
-            f"{memory}\n{summary}",
-            lambda: ExtractiveSummarizer().rewrite_memory(
-                memory, summary, target_chars, turn_label=turn_label
-            ),
-        )
+    def update_memory(
+        self,
+        memory: str,
+        turns: Sequence[Sequence[BaseMessage]],
+        first_turn: int,
+        target_chars: int,
+        *,
+        rate: float,
+    ) -> MemoryResult:
+        """Seed 003's update as one structured decision (`graph.structured`): one call.
 
-    def entities(
-        self, turns: Sequence[Sequence[BaseMessage]], first_turn: int
-    ) -> tuple[list[Entity], int]:
-        """Entities from the model (one structured decision, `graph.structured`).
-
-        The rules extract them when no `EntityList` can be had from the model; the count
-        is of the requests made (a refused way of asking is one more, once per server).
+        The model gets the memory and the new turns (numbered) and answers a `MemoryUpdate`
+        through the ladder: json_schema, json_object, JSON read out of text. When nothing
+        can be read (or the call fails) the offline update stands in, memory and entities
+        (`how` "rule"); a memory that is empty, says the prompt back or is not in the
+        conversation's language is replaced by the offline one, the model's entities kept.
+        No second call is made for length: the strategy bounds the memory.
         """
+        start = time.perf_counter()
+        last = first_turn + len(turns) - 1
         numbered = "\n".join(
             f"[{first_turn + offset}턴] {format_conversation(turn)}"
             for offset, turn in enumerate(turns)
         )
         mapping: dict[str, str] = {}
-        if self.mask_pii:
+        shown_memory = memory or "(없음)"
+        if self.mask_pii:  # the summary model is outside the machine: PII stays here
             numbered = mask(numbered, mapping)
-        asked = ask_structured(
-            self.model,
-            EntityList,
-            [HumanMessage(content=get_prompt("summary.entities", conversation=numbered))],
-            decision="entities",
+            shown_memory = mask(shown_memory, mapping)
+        prompt = get_prompt(
+            "summary.memory_update",
+            turn_label=f"{first_turn}-{last}턴",
+            target_chars=target_chars,
+            memory=shown_memory,
+            conversation=numbered,
         )
-        calls = max(1, asked.requests)
+        asked = ask_structured(
+            self.model, MemoryUpdate, [HumanMessage(content=prompt)], decision="memory"
+        )
+        offline = ExtractiveSummarizer().update_memory(
+            memory, turns, first_turn, target_chars, rate=rate
+        )
+        result = MemoryResult(
+            memory=offline.memory,
+            entities=offline.entities,
+            how=asked.how,
+            requests=asked.requests,
+            input_tokens=estimate_tokens(prompt),
+            output_tokens=0,
+            tokens_estimated=True,  # the structured ladder reports no usage
+        )
         if asked.value is None:
-            return rule_entities(turns, first_turn), calls
-        last = first_turn + len(turns) - 1
-        return [
-            {
-                "key": e.key.strip(),
-                "value": e.value.strip(),
-                "turn": min(last, max(first_turn, e.turn)),
-            }
-            for e in asked.value.entities
-            if e.key.strip() and e.value.strip()
-        ], calls
+            result.fallback = asked.reason or "no MemoryUpdate could be read"
+        else:
+            text = unmask(asked.value.memory, mapping).strip()
+            source = f"{memory}\n{unmask(numbered, mapping)}"
+            problem = check_summary(text, source, 0)
+            if problem:
+                log.info("the model's memory was not used (%s); extractive instead", problem)
+                result.fallback = problem
+            else:
+                result.memory = text
+            result.entities = [
+                {
+                    "key": unmask(e.key, mapping).strip(),
+                    "value": unmask(e.value, mapping).strip(),
+                    "turn": min(last, max(first_turn, e.turn)),
+                }
+                for e in asked.value.entities
+                if e.key.strip() and e.value.strip()
+            ]
+            result.output_tokens = estimate_tokens(
+                asked.value.memory + "".join(e.key + e.value for e in asked.value.entities)
+            )
+        result.elapsed_ms = _ms(start)
+        return result
 
     def _complete(
         self,

@@ -4,8 +4,10 @@
   budget past which the oldest summaries are merged into digests (recursively).
 - `sliding_window` (seed 000): when more than 10 messages are live, all but the last 5 are
   summarized into a window of at most 3 summaries; tool calls and results stay together.
-- `recursive` (seed 003): 5 raw turns kept; every 5 turns beyond that the memory is
-  rewritten as M_i = LLM(M_{i-1}, S_i), bounded to about 20 sentences, with an entity list.
+- `recursive` (seed 003): the last 5 turns raw; once more than 5 turns wait outside the
+  memory, the oldest 5 are folded in, M_i = LLM(M_{i-1}, S_i), one model call returning
+  the memory (about 20 sentences, 500 tokens) and the entities, after the answer (see
+  `graph.memory.recursive` for the arithmetic and `graph.nodes.memory` for the node).
 """
 
 from __future__ import annotations
@@ -74,10 +76,13 @@ def strategy_context(state: Mapping[str, Any], extras: Extras | None = None) -> 
     from graph.context import Extras, fit_recent
 
     extras = extras or Extras()
-    if extras.budgets is not None and state.get("context_budget"):
+    strategy = get_strategy(state.get("strategy"))
+    if extras.budgets is not None and strategy.name == "recursive":
+        extras = replace(extras, budgets=extras.budgets.for_recursive())  # seed 003's table
+    elif extras.budgets is not None and state.get("context_budget"):
         fitted = extras.budgets.for_thread(int(state["context_budget"]), extras.recalled)
         extras = replace(extras, budgets=fitted)
-    return fit_recent(get_strategy(state.get("strategy")).context(state, extras), extras.budgets)
+    return fit_recent(strategy.context(state, extras), extras.budgets)
 
 
 def state_extras(

@@ -22,7 +22,7 @@ from graph.memory.names import strategy_name
 from graph.storage import summaries
 from graph.storage.archive import Archive, archive_turns, record_summary_meta
 from graph.storage.facts import facts_in_range, record_facts
-from graph.summarizer import Summarizer, rule_entities
+from graph.summarizer import MemoryResult, Summarizer
 from graph.times import turn_time
 from graph.turns import original_chars, split_turns, without_apologies
 
@@ -76,6 +76,8 @@ class SummaryRun:
         self.history = list(state.get("summary_history", []))
         self.times = dict(state.get("summary_times", {}))
         self.archived = int(state.get("archived_turns", 0))
+        self.live_from = self.archived + 1
+        """The turn number of `completed[0]` (turns move to the archive during the run)."""
         self.completed, _ = split_turns(state["messages"])
         self.covered = covered_turns(self.history)
         self.removals: list[BaseMessage] = []
@@ -109,7 +111,9 @@ class SummaryRun:
 
     def turns(self, first: int, count: int) -> list[list[BaseMessage]] | None:
         """Completed turns `first..first+count-1` still in the working set, or None."""
-        offset = first - self.archived - 1
+        if first <= self.archived:
+            return None  # moved to the archive during this run
+        offset = first - self.live_from
         block = self.completed[offset : offset + count] if offset >= 0 else []
         return block if len(block) == count else None
 
@@ -133,14 +137,68 @@ class SummaryRun:
             return None
         self.calls += result.attempts
         self.invocations += 1
+        self.record(
+            first,
+            block,
+            result.text,
+            {
+                "target_chars": target,
+                "model_calls": result.attempts,
+                "elapsed_ms": result.elapsed_ms,
+                "input_tokens": result.input_tokens,
+                "output_tokens": result.output_tokens,
+                "summarizer": self.summarizer.name,
+                "fallback": result.fallback,
+                "tokens_estimated": result.tokens_estimated,
+            },
+        )
+        self.move_to_archive(first, block)
+        return result.text
+
+    def update_memory(
+        self, first: int, block: list[list[BaseMessage]], target: int
+    ) -> MemoryResult | None:
+        """Seed 003's update of the memory with turns `first, ...`: one `update_memory` call.
+
+        Returns the `MemoryResult`, or None on failure (an error is recorded; the turns wait
+        for the next update). The caller records it (`record`) once it is bounded.
+        """
+        last = first + len(block) - 1
+        spoken = [without_apologies(turn) for turn in block]
+        memory = str(self.update.get("memory", self.state.get("memory", "")))
+        try:
+            if self.summarizer is None:
+                raise RuntimeError("no summarizer")
+            result = self.summarizer.update_memory(memory, spoken, first, target, rate=self.rate)
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the turns wait for the next update
+            log.warning("memory update with turns %s-%s failed: %s", first, last, exc)
+            self.error(ErrorCode.SUMMARY_FAILED, exc)
+            return None
+        self.calls += result.requests
+        self.invocations += 1
+        return result
+
+    def record(
+        self, first: int, block: list[list[BaseMessage]], text: str, meta: dict[str, Any]
+    ) -> None:
+        """Add the summary `text` of turns `first, ...` to `summary_history` and keep it.
+
+        With an archive: its cost record (`meta` and the turns, the turn it was made at),
+        the facts of the turns it kept, and the entry itself. The turns stay where they
+        are (`move_to_archive` moves them).
+        """
+        last = first + len(block) - 1
+        chars = original_chars(without_apologies([m for t in block for m in t]))
         entry = {
             "thread_id": self.thread_id,
             "turns": list(range(first, last + 1)),
             "turn_length": len(block),
             "original_chars": chars,
-            "summary_chars": len(result.text),
+            "summary_chars": len(text),
             "compression_rate": self.rate,
-            "summary": result.text,
+            "summary": text,
         }
         self.history.append(entry)
         sent = [turn_time(turn) for turn in block]
@@ -153,39 +211,45 @@ class SummaryRun:
             record_summary_meta(
                 self.archive,
                 self.thread_id,
-                {
-                    "turns": [first, last],
-                    "target_chars": target,
-                    "model_calls": result.attempts,
-                    "elapsed_ms": result.elapsed_ms,
-                    "input_tokens": result.input_tokens,
-                    "output_tokens": result.output_tokens,
-                    "summarizer": self.summarizer.name,
-                    "fallback": result.fallback,
-                    "tokens_estimated": result.tokens_estimated,
-                    "made_at_turn": self.turn,
-                },
+                {"turns": [first, last], **meta, "made_at_turn": self.turn},
             )
             record_facts(
                 self.archive,
                 self.thread_id,
                 first,
                 last,
-                check_facts(turn_facts(first, block), result.text),
+                check_facts(turn_facts(first, block), text),
             )
             # the entry before its turns: a block its last turn completes is packed with
             # it once, not packed and then written again (`result` stores it as is)
             summaries.store(
                 self.archive, self.thread_id, summaries.SUMMARY, [entry], self.turn, self.times
             )
-            archive_turns(self.archive, self.thread_id, first, block)
-            self.removals.extend(RemoveMessage(id=m.id) for m in messages if m.id)
-            self.archived = last
         self.covered = last
-        return result.text
+
+    def move_to_archive(self, first: int, block: list[list[BaseMessage]]) -> None:
+        """Move turns `first, ...` (the next after the archived ones) out of the state."""
+        if self.archive is None or not block:
+            return
+        archive_turns(self.archive, self.thread_id, first, block)
+        self.removals.extend(RemoveMessage(id=m.id) for t in block for m in t if m.id)
+        self.archived = first + len(block) - 1
+
+    def archive_through(self, last: int) -> None:
+        """Move the live completed turns up to `last` to the archive (those summarized).
+
+        Never past the turns the summaries cover, so the archive stays a prefix of them.
+        """
+        last = min(last, self.covered)
+        if self.archive is None or last <= self.archived:
+            return
+        first = self.archived + 1
+        block = self.turns(first, last - first + 1)
+        if block is not None:
+            self.move_to_archive(first, block)
 
     def merge(self, texts: list[str], label: str, target: int) -> str | None:
-        """Merge summaries (digests, recursive memory); None on failure."""
+        """Merge summaries into a digest; None on failure."""
         try:
             if self.summarizer is None:
                 raise RuntimeError("no summarizer")
@@ -219,29 +283,6 @@ class SummaryRun:
             "total": checked["total"],
         }
         record_facts(self.archive, self.thread_id, first, last, record)
-
-    def rewrite_memory(self, memory: str, summary: str, label: str, target: int) -> str | None:
-        """Seed 003's memory rewrite M_i = LLM(M_{i-1}, S_i); None on failure."""
-        try:
-            if self.summarizer is None:
-                raise RuntimeError("no summarizer")
-            result = self.summarizer.rewrite_memory(memory, summary, target, turn_label=label)
-        except GraphBubbleUp:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the memory grows by the summary instead
-            self.error(ErrorCode.SUMMARY_FAILED, exc)
-            return None
-        self.calls += result.attempts
-        self.invocations += 1
-        return result.text
-
-    def entities(self, block: list[list[BaseMessage]], first: int) -> list[dict[str, Any]]:
-        """Entities of a block: from the model with one configured, else by rule."""
-        if self.summarizer is None:
-            return rule_entities(block, first)
-        found, calls = self.summarizer.entities(block, first)
-        self.calls += calls
-        return found
 
     def result(self) -> dict[str, Any]:
         """The state update of this run.

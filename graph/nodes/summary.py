@@ -1,4 +1,9 @@
-"""summary_node: apply the thread's memory strategy before the model is called."""
+"""summary_node: apply the thread's memory strategy before the model is called.
+
+The recursive strategy (seed 003) updates its memory after the answer instead
+(`graph.nodes.memory`); before it, this node only starts the memory of a thread switched to
+it from its earlier summaries.
+"""
 
 from __future__ import annotations
 
@@ -35,7 +40,12 @@ def make_summary_node(
     def summary_node(state: ChatState) -> dict[str, Any]:
         run = SummaryRun(state, summarizer, archive, budget)
         strategy = get_strategy(state.get("strategy"))
-        with collect_decisions() as made:  # entities asked of the model (recursive memory)
+        if strategy.name != "recursive":
+            # a thread switched from the recursive strategy, whose memory holds turns that
+            # were still raw in its window: those move to the archive like any summarized
+            # turn (for the other strategies the summarized turns are archived already)
+            run.archive_through(run.covered)
+        with collect_decisions() as made:  # any structured decision a strategy's update asks
             strategy.update(run, strategy.due(run))
         update = run.result()
         if made:

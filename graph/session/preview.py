@@ -10,6 +10,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from graph.context import context_chars
 from graph.memory import state_extras, strategy_context
 from graph.memory.recall import recall
+from graph.memory.recursive import fold_after_next
 from graph.nodes import planned_summary
 from graph.session.app import ChatApp
 from graph.session.threads import ThreadView
@@ -26,6 +27,9 @@ class NextContext:
     """Turns that will be summarized before that call (empty when none are due)."""
     recalled: list[dict[str, Any]] = field(default_factory=list)
     """The archived turns the message would recall, with their scores."""
+    fold_after: list[int] = field(default_factory=list)
+    """Recursive strategy: the turns its memory takes in after that answer, off the
+    answer's path (empty when no update is due then). The context shown is before it."""
 
 
 def preview_next_context(
@@ -36,7 +40,8 @@ def preview_next_context(
     Pinned facts are always in it; with a `message`, so are the archived turns it would
     recall (the placeholder recalls nothing). Summaries due before that call are listed in
     `summarize_first`; the context shown is the one the model gets if they have not been
-    made yet (as after a failed summary).
+    made yet (as after a failed summary). A recursive thread's update comes after the
+    answer (`fold_after`): the context shown is exactly the one the model gets.
     """
     text = message.strip() or placeholder
     archive = app.persistence.archive
@@ -59,4 +64,5 @@ def preview_next_context(
         chars=context_chars(context),
         summarize_first=planned_summary(state),  # type: ignore[arg-type]
         recalled=state["recalled"],
+        fold_after=fold_after_next(view.state) if view.strategy == "recursive" else [],
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,6 +10,7 @@ from langchain_core.messages import BaseMessage
 
 from graph.errors import InputError
 from graph.memory import STRATEGIES
+from graph.memory.short_term import DEFAULT_TENANT, short_term_store
 from graph.session.app import (
     ChatApp,
     pending_approval,
@@ -35,6 +37,8 @@ from graph.storage.checkpointer import FORK_SOURCE
 from graph.storage.facts import load_facts, read_pins
 from graph.text import check_text, check_thread_id
 from graph.turns import split_turns
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -181,11 +185,21 @@ def save_comparison(app: ChatApp, thread_id: str, sizes: dict[str, list[int]]) -
 
 
 def delete_thread(app: ChatApp, thread_id: str) -> None:
-    """Delete a thread, all of it or nothing: checkpoints, archive, index, list entry."""
-    require_thread(app, thread_id)
+    """Delete a thread, all of it or nothing: checkpoints, archive, index, list entry.
+
+    With REDIS_URL, its short-term keys (seed 003, recursive threads) go too; a Redis that
+    cannot be reached then leaves them to their TTL.
+    """
+    record = require_thread(app, thread_id)
     with storage_errors():
         delete_slots(app, thread_id)
         delete_archive(app.persistence.archive, thread_id)
+    store = short_term_store(app.settings)
+    if store is not None:
+        try:
+            store.delete(str(record.get("owner") or DEFAULT_TENANT), thread_id)
+        except Exception as exc:  # noqa: BLE001 - the keys expire by themselves
+            log.warning("short-term keys of %s stay until their TTL: %s", thread_id, exc)
 
 
 def load_thread(app: ChatApp, thread_id: str, recent_turns: int | None = None) -> ThreadView:

@@ -39,6 +39,7 @@ from graph.errors import (
 )
 from graph.graph import answer_nodes
 from graph.nodes.llm import CANDIDATE_NODE, QUORUM_NODE, TURN_DEADLINE, fallback_message
+from graph.nodes.memory import MEMORY_NODE
 from graph.session.app import (
     ChatApp,
     approval_in,
@@ -379,7 +380,10 @@ def continue_turn(
 
     def prepare(snapshot: StateSnapshot, messages: list[BaseMessage]) -> Change | None:
         last = messages[-1] if messages else None
-        if snapshot.next or snapshot.interrupts or last is None or not cut_off(last):
+        # a memory update that did not run after the answer (stopped) does not count: the
+        # next answer's update does its work
+        steps = [n for n in snapshot.next if n != MEMORY_NODE]
+        if steps or snapshot.interrupts or last is None or not cut_off(last):
             raise InputError("The last answer was not cut off; there is nothing to continue.")
         return {
             "messages": [RemoveMessage(id=last.id or "")],
@@ -688,7 +692,8 @@ def report_update(events: TurnEvents, chunk: dict[str, Any]) -> None:
             events.metadata("plan", **_plain(update["plan"]))
         if update.get("steps"):  # the supervisor's step that began or ended
             events.metadata("step", **_plain(step_event(update["steps"][-1])))
-        if node == "summary_node" and update.get("summary_history"):
+        if node in ("summary_node", MEMORY_NODE) and update.get("summary_history"):
+            # memory_node: the recursive memory, updated after the answer was streamed
             events.metadata("summary", **_plain(update["summary_history"][-1]))
 
 

@@ -4,6 +4,7 @@
     step_node -> llm_node <-> tool_node      (the step's specialist agent and its tools)
     step_node | llm_node -> step_node        (more steps?) | aggregate_node -> END
     step_node | tool_node -> END             (an approval rejected: APPROVAL_REJECTED)
+    aggregate_node -> memory_node -> END     (a recursive thread's memory, after the answer)
 
 The memory nodes run first, as for the single agent. `plan_node` (intent + plan,
 `graph.supervisor.plan`) replaces the router; `step_node` routes each step to its
@@ -16,13 +17,16 @@ reported as `plan` and `step` metadata events.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, StateGraph
 
 from graph.nodes import Node, route_after_tools
+from graph.nodes.memory import MEMORY_NODE
 from graph.retrieval.index import DocumentIndex
+from graph.state import ChatState
 from graph.supervisor.aggregate import aggregate_node, route_after_agent, route_after_step
 from graph.supervisor.plan import MAX_STEPS, make_plan_node
 from graph.supervisor.specialists import AGENT_TOOLS, make_agent_node, make_step_node, step_event
@@ -42,11 +46,14 @@ def add_supervisor(
     index: DocumentIndex | None,
     planner: BaseChatModel | None,
     loop: bool,
+    after_answer: Callable[[ChatState], Any],
 ) -> None:
     """Add the supervisor's nodes after `recall_node` (which the builder has).
 
     `agent(tools)` makes the single agent's llm_node bound to `tools`; `planner` makes the
-    plan and judges the retrieval loop's steps (None: the offline rules).
+    plan and judges the retrieval loop's steps (None: the offline rules); `after_answer`
+    routes the aggregated answer to END or to memory_node (a recursive thread's update,
+    which the builder has).
     """
     agents = {
         name: agent([t for t in tools if names is None or t.name in names])
@@ -67,4 +74,4 @@ def add_supervisor(
     )
     # a rejected approval closes the turn in tool_node or step_node (the task ends there)
     builder.add_conditional_edges("tool_node", route_after_tools, ["llm_node", END])
-    builder.add_edge(ANSWER_NODE, END)
+    builder.add_conditional_edges(ANSWER_NODE, after_answer, [MEMORY_NODE, END])

@@ -97,10 +97,11 @@ def install(
     entities: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None,
     label: Callable[[dict[str, Any]], str] | None = None,
     default: Responder | None = None,
+    memory: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Answer chat calls from `script` in order (then with `default`), summary calls with
-    `summary`, structured entity calls with `entities`, safeguard checks with `label`;
-    return the bodies seen."""
+    `summary`, structured entity calls with `entities`, safeguard checks with `label`,
+    seed 003's memory updates with `memory` ({memory, entities}); return the bodies seen."""
     bodies: list[dict[str, Any]] = []
 
     def handle(req: Request) -> Reply:
@@ -111,6 +112,9 @@ def install(
         if schema == "EntityList":  # seed 003's entities from the summary model
             found = entities(body) if entities is not None else []
             return Reply(chunks=stream_text(json.dumps({"entities": found}, ensure_ascii=False)))
+        if schema == "MemoryUpdate":  # seed 003's memory update, one call
+            update = memory(body) if memory is not None else {"memory": "", "entities": []}
+            return Reply(chunks=stream_text(json.dumps(update, ensure_ascii=False)))
         if schema == "SafeguardDecision":  # the safeguard's model check
             found = label(body) if label is not None else "PASS"
             return Reply(chunks=stream_text(json.dumps({"label": found, "reason": "fake"})))

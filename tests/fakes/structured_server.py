@@ -30,7 +30,7 @@ LLAMA_ERROR = (
 )
 """What llama-cpp-python's server answers (HTTP 500) to a json_schema response_format."""
 
-SCHEMAS = ("RouteDecision", "JudgementSchema", "SafeguardDecision", "EntityList")
+SCHEMAS = ("RouteDecision", "JudgementSchema", "SafeguardDecision", "EntityList", "MemoryUpdate")
 """The structured decisions the app asks for."""
 
 ANSWERS: dict[str, dict[str, Any]] = {
@@ -45,6 +45,10 @@ ANSWERS: dict[str, dict[str, Any]] = {
     },
     "SafeguardDecision": {"label": "PASS", "reason": "fake"},
     "EntityList": {"entities": [{"key": "budget", "value": "$10,000", "turn": 1}]},
+    "MemoryUpdate": {
+        "memory": "사용자 철수는 클라우드 비용을 줄이려 하며 예산은 $10,000이다.",
+        "entities": [{"key": "budget", "value": "$10,000", "turn": 1}],
+    },
 }
 """Each decision's answer unless a test gives its own."""
 

@@ -242,14 +242,24 @@ def test_strategy_is_chosen_per_thread_and_the_panel_shows_what_it_keeps(db: Pat
     assert picker.label == "기억 방식" and picker.value == "three_turn"
     picker.set_value("recursive").run()
     assert not at.exception, at.exception
-    assert "원본 5턴을 넘는 5턴이 쌓이면 기억이 만들어집니다 (11턴부터)." in _texts(at)
+    assert (
+        "기억 밖의 턴이 5개를 넘으면 가장 오래된 5턴이 기억에 합쳐집니다 (6턴 답변 뒤에 1-5턴). "
+        "최근 5턴은 늘 원문 그대로 보입니다." in _texts(at)
+    )
     _say(at, "제 이름은 김하늘이고, 예산은 1200만원이에요.")
-    for turn in range(2, 12):
+    for turn in range(2, 6):
+        _say(at, f"{turn}번째 이야기: 안건 {turn}번을 검토했습니다.")
+    # the next-context view says the update comes after the next answer, not before it
+    assert any(
+        i.value.startswith("다음 답변이 끝난 뒤 1-5턴이 장기 기억에 합쳐집니다") for i in at.info
+    )
+    for turn in range(6, 12):
         _say(at, f"{turn}번째 이야기: 안건 {turn}번을 검토했습니다.")
     thread = _thread(at)
     state = _state(db, thread)
     assert state["strategy"] == "recursive"
-    assert [e["turns"] for e in state["summary_history"]] == [[1, 2, 3, 4, 5]]
+    # after turns 6 and 11: turns 1-5, then 6-10 (seed 003: more than 5 waiting)
+    assert [e["turns"] for e in state["summary_history"]] == [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]
     assert state["memory"] in _texts(at)
     assert at.table, "no entity table"
     table = at.table[0].value

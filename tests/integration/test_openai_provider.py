@@ -126,18 +126,16 @@ def test_recursive_memory_uses_model_entities_and_the_seeds_memory_rules(
 ) -> None:
     from graph.session import set_thread_strategy
 
-    def entities(body):
+    def memory(body):
         prompt = body["messages"][-1]["content"]
-        assert "[1턴]" in prompt or "[6턴]" in prompt  # the turns are numbered for the model
-        return (
-            [{"key": "provider", "value": "aws", "turn": 3}]
-            if "[1턴]" in prompt
-            else [{"key": "budget", "value": "$10,000", "turn": 7}]
-        )
+        assert "[1턴]" in prompt or "[6턴]" in prompt or "[11턴]" in prompt  # numbered turns
+        found = {
+            "[1턴]": [{"key": "provider", "value": "aws", "turn": 3}],
+            "[6턴]": [{"key": "budget", "value": "$10,000", "turn": 7}],
+        }.get(next(k for k in ("[1턴]", "[6턴]", "[11턴]") if k in prompt), [])
+        return {"memory": "요약: 클라우드 비용을 논의했다.", "entities": found}
 
-    bodies = oai.install(
-        http_server, [], summary=lambda body: "요약: 클라우드 비용을 논의했다.", entities=entities
-    )
+    bodies = oai.install(http_server, [], memory=memory)
     app = open_app(_settings(http_server, tmp_path), tools=[], index=None)
     thread = new_thread(app)
     set_thread_strategy(app, thread, "recursive")
@@ -154,17 +152,24 @@ def test_recursive_memory_uses_model_entities_and_the_seeds_memory_rules(
         {"key": "provider", "value": "aws", "turn": 3},
         {"key": "budget", "value": "$10,000", "turn": 7},
     ]
-    rewrites = [b for b in bodies if "처음부터 다시 쓰세요" in str(b["messages"][-1]["content"])]
-    assert rewrites, "the second memory update did not ask the model to rewrite the memory"
-    prompt = rewrites[0]["messages"][-1]["content"]
+    updates = [
+        b
+        for b in bodies
+        if ((b.get("response_format") or {}).get("json_schema") or {}).get("name") == "MemoryUpdate"
+    ]
+    assert len(updates) == 3  # after turns 6, 11 and 16: one call each, memory and entities
+    assert all(b["model"] == "fake-mini" for b in updates)  # the summary model
+    prompt = updates[1]["messages"][-1]["content"]
     for rule in (
         "최근 대화 우선",
         "끝난 이전 주제는 한 줄로",
         "관련 없는 세부 사항은 과감히 지우세요",
+        "처음부터 다시 쓰고",
     ):
         assert rule in prompt
-    # the entity calls are counted as model requests of the summarizer
-    assert state["summary_model_calls"] >= 4
+    assert "요약: 클라우드 비용을 논의했다." in prompt  # the memory so far goes in
+    # the update calls are counted as model requests of the summarizer
+    assert state["summary_model_calls"] == 3
 
 
 @pytest.mark.parametrize(

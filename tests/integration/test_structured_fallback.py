@@ -3,8 +3,9 @@
 The real langchain-openai client talks to a local fake (`tests.fakes.structured_server`):
 one that refuses json_schema with HTTP 500 as llama-cpp-python's server does, one that
 ignores response_format and answers prose around a ```json fence, one that answers no JSON
-at all. Each of the four decisions (router, rerank, safeguard, entities) goes through
-`graph.structured`; the turn's metadata says how each was made and names any fallback.
+at all. Each of the four decisions (router, rerank, safeguard, and seed 003's memory update
+with its entities) goes through `graph.structured`; the turn's metadata says how each was
+made and names any fallback.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from graph.routing import rule_route
 from graph.session import TurnEvents, TurnRequest, new_thread, open_app, run_request
 from graph.session.app import thread_values
 from graph.settings import load_settings
-from graph.structured import LEVEL_MEMORY, ask_structured
-from graph.summarizer import EntityList, LLMSummarizer, rule_entities
+from graph.structured import LEVEL_MEMORY, ask_structured, collect_decisions
+from graph.summarizer import EntityList, ExtractiveSummarizer, LLMSummarizer, rule_entities
+from prompt import get_prompt
 from tests.fakes.http_server import FakeHTTPServer
-from tests.fakes.structured_server import Behaviour, DecisionServer
+from tests.fakes.structured_server import ANSWERS, Behaviour, DecisionServer
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS_QUESTION = "회사 휴가 정책이 뭐야?"
@@ -235,19 +237,55 @@ def test_the_safeguard_takes_the_models_label_through_json_object(
 
 
 @pytest.mark.parametrize(
-    ("behaviour", "how"), [("llama", "json_object"), ("ignore", "text"), ("garbage", "rule")]
+    ("behaviour", "how", "requests"),
+    [
+        ("strict", "json_schema", 1),
+        ("llama", "json_object", 2),
+        ("ignore", "text", 1),
+        ("garbage", "rule", 1),
+    ],
 )
-def test_entities_go_through_it_and_the_rules_extract_when_nothing_is_read(
-    http_server: FakeHTTPServer, tmp_path: Path, behaviour: Behaviour, how: str
+def test_the_memory_update_goes_through_it_and_the_rules_write_it_when_nothing_is_read(
+    http_server: FakeHTTPServer, tmp_path: Path, behaviour: Behaviour, how: str, requests: int
 ) -> None:
+    """Seed 003's update is one structured decision: memory and entities in one object,
+    down the ladder json_schema -> json_object -> JSON in text -> the offline rule."""
     fake = DecisionServer(behaviour).install(http_server)
     settings = _settings(http_server, tmp_path)
     summarizer = LLMSummarizer(get_summarizer_model(settings), name="fake-mini")
     turns = [[HumanMessage("제 이름은 철수예요. 예산은 $10,000이에요."), AIMessage("알겠습니다.")]]
-    found, calls = summarizer.entities(turns, 1)
-    if how == "rule":
-        assert found == rule_entities(turns, 1) and calls == 1
+    with collect_decisions() as made:
+        result = summarizer.update_memory("", turns, 1, 400, rate=0.3)
+    assert result.how == how and result.requests == requests
+    assert [(d.decision, d.how) for d in made] == [("memory", how)]
+    offline = ExtractiveSummarizer().update_memory("", turns, 1, 400, rate=0.3)
+    if how == "rule":  # nothing could be read: the offline update, memory and entities
+        assert result.memory == offline.memory and result.entities == rule_entities(turns, 1)
+        assert result.fallback  # and it says why
     else:
-        assert found == [{"key": "budget", "value": "$10,000", "turn": 1}]
-        assert calls == (2 if behaviour == "llama" else 1)  # the refused json_schema counts
-    assert len(fake.asked("EntityList")) == calls
+        assert result.memory == ANSWERS["MemoryUpdate"]["memory"] and not result.fallback
+        assert result.entities == [{"key": "budget", "value": "$10,000", "turn": 1}]
+    assert len(fake.asked("MemoryUpdate")) == requests  # the refused json_schema counts
+    assert not fake.asked("EntityList")  # no second call for the entities
+
+
+def test_a_memory_that_says_the_prompt_back_is_replaced_and_the_entities_kept(
+    http_server: FakeHTTPServer, tmp_path: Path
+) -> None:
+    echo = {
+        "memory": get_prompt(
+            "summary.memory_update",
+            turn_label="1-1턴",
+            target_chars=400,
+            memory="",
+            conversation="",
+        ),
+        "entities": [{"key": "이름", "value": "철수", "turn": 7}],
+    }
+    DecisionServer("strict", {"MemoryUpdate": echo}).install(http_server)
+    summarizer = LLMSummarizer(get_summarizer_model(_settings(http_server, tmp_path)), "m")
+    turns = [[HumanMessage("제 이름은 철수예요. 예산은 $10,000이에요."), AIMessage("알겠습니다.")]]
+    result = summarizer.update_memory("", turns, 1, 400, rate=0.3)
+    assert result.fallback == "repeats the instructions" and result.how == "json_schema"
+    assert result.memory == ExtractiveSummarizer().update_memory("", turns, 1, 400, rate=0.3).memory
+    assert result.entities == [{"key": "이름", "value": "철수", "turn": 1}]  # turn held to 1..1

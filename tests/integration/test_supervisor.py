@@ -238,6 +238,7 @@ SINGLE_NODES = {
     "recall_node",
     "llm_node",
     "tool_node",
+    "memory_node",
     "__end__",
 }
 SINGLE_EDGES = {
@@ -253,6 +254,8 @@ SINGLE_EDGES = {
     ("llm_node", "__end__"),
     ("tool_node", "llm_node"),
     ("tool_node", "__end__"),
+    ("llm_node", "memory_node"),  # a recursive thread's memory, after the answer
+    ("memory_node", "__end__"),
 }
 
 
@@ -280,10 +283,11 @@ def test_the_supervisors_graph(tmp_path: Path) -> None:
     nodes, edges = _shape(graph)
     assert nodes == {
         "__start__", "safeguard_node", "summary_node", "recall_node", "plan_node",
-        "step_node", "llm_node", "tool_node", "aggregate_node", "__end__",
+        "step_node", "llm_node", "tool_node", "aggregate_node", "memory_node", "__end__",
     }  # fmt: skip
     assert ("recall_node", "plan_node") in edges and ("step_node", "step_node") in edges
     assert ("llm_node", "step_node") in edges and ("aggregate_node", "__end__") in edges
+    assert ("aggregate_node", "memory_node") in edges and ("memory_node", "__end__") in edges
     # a rejected approval ends the task where it was asked
     assert ("step_node", "__end__") in edges and ("tool_node", "__end__") in edges
     with pytest.raises(ValueError, match="AGENT_MODE"):
@@ -314,3 +318,19 @@ def test_the_panel_shows_the_plan_and_each_step(db: Path, monkeypatch: pytest.Mo
     assert any("조항별 근거:" in m.value for m in at.chat_message[-1].markdown)
     (plan,) = [e for e in at.expander if e.label.startswith("🧭 수퍼바이저의 계획")]
     assert [m.value for m in plan.markdown] == [f"1. **contract** · done — {CONTRACT}"]
+
+
+def test_a_recursive_threads_memory_is_updated_after_the_aggregated_answer(app) -> None:
+    from graph.session import set_thread_strategy
+
+    thread = new_thread(app)
+    set_thread_strategy(app, thread, "recursive")
+    for n in range(1, 7):
+        events, out = _run(app, thread, f"제 {n}번째 메모는 색깔 코드 C{n}0{n} 입니다.")
+        assert out.error_code is None
+    meta = [e["metadata"] for e in events if e["type"] == "metadata"]
+    started = [m["node"] for m in meta if m["kind"] == "node_start"]
+    assert "aggregate_node" in started and "memory_node" in started
+    assert started.index("memory_node") > started.index("aggregate_node")
+    values = thread_values(app, thread)
+    assert "C101" in values["memory"]  # turns 1-5 folded in after turn 6's answer

@@ -7,10 +7,11 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
+from graph.budgets import RECURSIVE_BUDGETS, SEED_003_TOTAL, estimate_tokens
 from graph.context import context_chars
 from graph.memory.bounded import active_items, make_digest, next_merge, over_budget
 from graph.memory.entities import MAX_ENTITIES, extract_entities, update_entities
-from graph.memory.recursive import MAX_SENTENCES, bound_memory, due_block
+from graph.memory.recursive import MAX_SENTENCES, MEMORY_TOKENS, bound_memory, due_block
 from graph.memory.window import (
     MAX_SUMMARIES,
     SUMMARY_SEPARATOR,
@@ -21,9 +22,10 @@ from graph.memory.window import (
     split_point,
     window_summaries,
 )
-from graph.summarizer import sentences
+from graph.storage.archive import load_archived_turns
+from graph.summarizer import ExtractiveSummarizer, sentences
 from tests.fakes.chat import ScriptedModel, tool_call
-from tests.unit.helpers import all_digests, history, make_graph
+from tests.unit.helpers import ARCHIVES, all_digests, history, make_graph
 
 # --- sliding window (seed 000) ---------------------------------------------------------
 
@@ -154,12 +156,21 @@ def test_entities_spotted_by_rule_names_numbers_dates_amounts() -> None:
 
 
 def test_recursive_trigger_and_bound() -> None:
-    assert not due_block(9)
-    assert due_block(10)
+    assert not due_block(5)  # 5 waiting: they are the short-term memory
+    assert due_block(6)  # more than 5 wait: the oldest 5 are folded
     memory = " ".join(f"문장 {n}입니다." for n in range(40))
     bounded = bound_memory(memory)
     assert len(sentences(bounded)) == MAX_SENTENCES
     assert bounded.endswith("문장 39입니다.")  # recent conversation first
+    long = " ".join(
+        f"{n}번째로 긴 문장에는 아주 많은 한국어 글자가 들어 있습니다." for n in range(20)
+    )
+    assert estimate_tokens(long) > MEMORY_TOKENS
+    held = bound_memory(long)
+    assert estimate_tokens(held) <= MEMORY_TOKENS and held.endswith(
+        "19번째로 긴 문장에는 아주 많은 한국어 글자가 들어 있습니다."
+    )
+    assert estimate_tokens(bound_memory("가" * 2000)) <= MEMORY_TOKENS  # one sentence, cut
 
 
 def _run(
@@ -181,31 +192,121 @@ def _run(
     return state
 
 
-def test_recursive_memory_is_rewritten_every_five_turns_beyond_five_raw() -> None:
+def test_recursive_timing_over_20_turns() -> None:
+    """Seed 003's arithmetic (see graph/memory/recursive.py): after turn t's answer, when
+    more than 5 turns wait outside the memory, the oldest 5 are folded in. Updates come
+    after turns 6, 11 and 16; the model always sees the last 5 turns raw."""
     model = ScriptedModel(default="네, 기억하겠습니다.")
     graph = make_graph(model)
 
     def say(turn: int) -> str:
         return f"{turn}번째: 프로젝트 {turn}의 예산은 {turn}00만원입니다."
 
-    state = _run(graph, "r", 10, "recursive", say)
-    assert state.get("memory", "") == ""  # 9 raw turns before turn 10: nothing folded yet
-    state = _run(graph, "r", 11, "recursive", say, first=11)
-    assert [e["turns"] for e in history(graph, state)] == [[1, 2, 3, 4, 5]]
-    first_memory = state["memory"]
-    assert first_memory
-    humans = [m.content for m in model.calls[-1] if isinstance(m, HumanMessage)]
-    assert humans == [say(t) for t in range(6, 12)]  # 5 raw turns + the current one
-    state = _run(graph, "r", 16, "recursive", say, first=12)
-    assert [e["turns"][0] for e in history(graph, state)] == [1, 6]
-    assert state["memory"] != first_memory
+    made_at: dict[int, int] = {}
+    for turn in range(1, 21):
+        state = _run(graph, "r", turn, "recursive", say, first=turn)
+        asked = model.calls[-1]
+        humans = [m.content for m in asked if isinstance(m, HumanMessage)]
+        memory_then = 5 * max(0, (turn - 2) // 5)  # turns the memory held when asked
+        raw = list(range(max(1, turn - 5), turn))  # the last 5 completed turns
+        assert humans == [say(t) for t in [*raw, turn]], turn
+        system = str(asked[0].content)
+        assert ("[장기 기억]" in system) == (memory_then > 0), turn
+        covered = max((e["turns"][-1] for e in history(graph, state)), default=0)
+        for entry in history(graph, state):
+            made_at.setdefault(entry["turns"][0], turn)
+        # after turn t's answer: the memory holds turns 1..c with at most 5 waiting
+        assert covered == 5 * ((turn - 1) // 5), turn
+        assert 0 < turn - covered <= 5
+        # the state keeps the last 5 turns; the ones before are archived
+        assert state.get("archived_turns", 0) == max(0, turn - 5)
+        assert len(state["messages"]) == 2 * min(turn, 5)
+    assert [e["turns"] for e in history(graph, state)] == [
+        [1, 2, 3, 4, 5],
+        [6, 7, 8, 9, 10],
+        [11, 12, 13, 14, 15],
+    ]
+    assert made_at == {1: 6, 6: 11, 11: 16}  # each right after the answer of that turn
     assert len(sentences(state["memory"])) <= MAX_SENTENCES
+    assert estimate_tokens(state["memory"]) <= MEMORY_TOKENS
     # one entity per key: the latest value wins and sits at the end
-    budgets = [e for e in state["entities"] if e["key"] == "예산"]
-    assert budgets == [{"key": "예산", "value": "1000만원", "turn": 10}]
-    assert state["entities"][-1]["key"] == "예산"
-    system = str(model.calls[-1][0].content)
-    assert "[장기 기억]" in system and "[주요 정보]" in system and "1000만원" in system
+    assert [e for e in state["entities"] if e["key"] == "예산"] == [
+        {"key": "예산", "value": "1500만원", "turn": 15}
+    ]
+    assert state["summary_calls"] == 3  # one update each (the offline one calls no model)
+
+
+def test_the_memory_is_updated_after_the_answer_with_what_that_turn_saw() -> None:
+    """The answer of turn 6 is made from raw turns 1-5 (no update before it); the update
+    runs after it, and turn 7 gets the memory of turns 1-5 and raw turns 2-6."""
+    model = ScriptedModel(default="네.")
+    graph = make_graph(model)
+    state = _run(graph, "a", 6, "recursive", lambda t: f"질문 {t}")
+    sixth = model.calls[-1]
+    assert "[장기 기억]" not in str(sixth[0].content)
+    assert [m.content for m in sixth if isinstance(m, HumanMessage)] == [
+        f"질문 {t}" for t in range(1, 7)
+    ]
+    assert state["memory"]  # made after that answer, in the same turn
+    state = _run(graph, "a", 7, "recursive", lambda t: f"질문 {t}", first=7)
+    seventh = model.calls[-1]
+    assert "[장기 기억]" in str(seventh[0].content)
+    assert [m.content for m in seventh if isinstance(m, HumanMessage)] == [
+        f"질문 {t}" for t in range(2, 8)
+    ]
+
+
+def test_switching_away_from_recursive_archives_the_turns_its_memory_held() -> None:
+    """The turns the memory holds that were still raw in its window move to the archive at
+    the next strategy's first turn, so `archived_turns` stays a prefix of the summarized."""
+    model = ScriptedModel(default="네.")
+    graph = make_graph(model)
+    state = _run(graph, "s", 8, "recursive", lambda t: f"질문 {t}")
+    assert state["archived_turns"] == 3 and len(state["messages"]) == 10  # turns 4-8 live
+    state = _run(graph, "s", 9, "three_turn", lambda t: f"질문 {t}", first=9)
+    assert [e["turns"] for e in history(graph, state)] == [[1, 2, 3, 4, 5], [6, 7, 8]]
+    assert state["archived_turns"] == 8
+    humans = [m.content for m in model.calls[-1] if isinstance(m, HumanMessage)]
+    assert humans == ["질문 9"]  # turns 1-8 are in the summaries; none shown twice
+    archive = ARCHIVES[id(graph)]
+    assert sorted(load_archived_turns(archive, "s", range(1, 9))) == list(range(1, 9))
+
+
+def test_the_recursive_context_stays_within_seed_003s_budgets() -> None:
+    """Seed 003 §5.2: system 1,500 + memory 500 + entities 200 + 5 raw turns 1,500 +
+    documents 1,500 + question 100 = 5,300 tokens, at the seed's 300 tokens a turn."""
+    assert sum(RECURSIVE_BUDGETS.values()) == SEED_003_TOTAL == 5300
+    answer = "답변입니다. " + "이 내용은 정리해 둘게요. " * 16  # about 190 tokens
+    model = ScriptedModel(default=answer)
+    graph = make_graph(model)
+
+    def say(turn: int) -> str:  # under 100 tokens (the question's budget), with a fact
+        key = "항목" + chr(0xAC00 + 28 * turn)  # 항목개, 항목갸, ...: a new key a turn
+        return f"{turn}번째: {key}는 {turn}00만원입니다. " + "회의 내용을 메모합니다. " * 7
+
+    seen: list[dict[str, Any]] = []
+    for turn in range(1, 31):
+        state = graph.invoke(
+            {
+                "messages": [HumanMessage(content=say(turn))],
+                "session_id": "budget",
+                "turn_count": turn,
+                "compression_rate": 0.3,
+                "strategy": "recursive",
+                "recall": False,  # seed 003's memory has no retrieval (recall comes on top)
+            },
+            {"configurable": {"thread_id": "budget"}},
+        )
+        seen.append(state["last_context"]["sections"])
+    turn_tokens = estimate_tokens(say(30)) + estimate_tokens(answer)
+    assert 250 <= turn_tokens <= 300  # the seed's turn size
+    assert len(state["entities"]) == 25  # the entity list is full, and the section held
+    for turn, sections in enumerate(seen, start=1):
+        for name, size in sections.items():
+            assert size["budget"] == RECURSIVE_BUDGETS[name], (turn, name)
+            assert size["tokens"] <= RECURSIVE_BUDGETS[name], (turn, name, size)
+        assert sections["recent"]["dropped"] == 0  # 5 raw turns of 300 tokens fit whole
+        assert sum(size["tokens"] for size in sections.values()) <= SEED_003_TOTAL
 
 
 # --- bounded context for the 3-turn strategy -------------------------------------------
@@ -364,7 +465,10 @@ def test_without_an_archive_summarized_turns_stay_out_of_the_context() -> None:
         state = _run(graph, strategy, turns, strategy, lambda t: f"질문 {t}")
         covered = max(t for e in history(graph, state) for t in e["turns"])
         humans = [m.content for m in model.calls[-1] if isinstance(m, HumanMessage)]
-        assert humans == [f"질문 {t}" for t in range(covered + 1, turns + 1)], strategy
+        if strategy == "recursive":  # the last 5 turns raw, whatever the memory holds
+            assert covered == 10 and humans == [f"질문 {t}" for t in range(7, 13)]
+        else:
+            assert humans == [f"질문 {t}" for t in range(covered + 1, turns + 1)], strategy
         assert len(state["messages"]) == 2 * turns  # nothing was archived
 
 
@@ -383,3 +487,28 @@ def test_the_no_memory_baseline_is_the_bare_system_prompt_plus_every_turn() -> N
     # turn 5: a summary of turns 1-3 is in the system prompt, but not in the baseline
     assert history(graph, state) and not state["recalled"]
     assert stats["full_chars"] == len(get_prompt("system.base")) + before + len(said[4])
+
+
+class _DownFirst(ExtractiveSummarizer):
+    """The extractive summarizer, failing its first `failures` summaries."""
+
+    def __init__(self, failures: int) -> None:
+        self.left = failures
+
+    def summarize(self, messages: Any, target_chars: int, *, turn_label: str) -> Any:
+        if self.left > 0:
+            self.left -= 1
+            raise RuntimeError("summary server down")
+        return super().summarize(messages, target_chars, turn_label=turn_label)
+
+
+def test_two_blocks_due_at_once_archive_each_its_own_turns() -> None:
+    """Summaries of turns 1-3 fail at turns 4, 5 and 6; at turn 7 both blocks are due, and
+    the second archives turns 4-6 (it archived turns 1-3's messages again as 4-6 before
+    `SummaryRun.turns` counted from the run's first live turn)."""
+    graph = make_graph(ScriptedModel(default="네."), summarizer=_DownFirst(3))
+    state = _run(graph, "f", 7, "three_turn", lambda t: f"질문 {t}번")
+    assert [e["turns"] for e in history(graph, state)] == [[1, 2, 3], [4, 5, 6]]
+    archived = load_archived_turns(ARCHIVES[id(graph)], "f", range(1, 7))
+    assert {t: m[0].content for t, m in archived.items()} == {t: f"질문 {t}번" for t in range(1, 7)}
+    assert [m.content for m in state["messages"]] == ["질문 7번", "네."]
