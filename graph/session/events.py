@@ -81,18 +81,27 @@ class TurnEvents:
             self._emit("token", content=content, node=node)
 
     def metadata(self, kind: MetadataKind, **fields: Any) -> None:
-        """Something the turn did: a node, a tool call, a summary, the outcome."""
-        self.summarized = self.summarized or kind == "summary"
-        self._emit("metadata", metadata={"kind": kind, **fields})
+        """Something the turn did: a node, a tool call, a summary, the outcome.
 
-    def error(self, content: str, error_code: str) -> None:
+        Seed 001's optional `node`, `error_code` and `safeguard_label` are also beside
+        `metadata` when the object holds them (`EVENT_FIELDS`).
+        """
+        self.summarized = self.summarized or kind == "summary"
+        beside = {k: fields[k] for k in EVENT_FIELDS if fields.get(k)}
+        self._emit("metadata", metadata={"kind": kind, **fields}, **beside)
+
+    def error(self, content: str, error_code: str, safeguard_label: str | None = None) -> None:
         """Why the turn failed or was refused; `done` follows."""
-        self._emit("error", content=content, error_code=error_code)
+        label = {"safeguard_label": safeguard_label} if safeguard_label else {}
+        self._emit("error", content=content, error_code=error_code, **label)
 
     def done(self) -> None:
         """The last event of the job."""
         self._emit("done", content=None)
 
+
+EVENT_FIELDS = ("node", "error_code", "safeguard_label")
+"""A `metadata` event's optional fields in seed 001, copied from its object when it has them."""
 
 SCHEMA_PATH = Path(__file__).with_name("metadata.schema.json")
 """The JSON Schema of a `metadata` event's object: every kind above with its fields. The

@@ -99,6 +99,7 @@ def run_request(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnO
     except Exception as exc:  # noqa: BLE001 - a job always ends with error -> done
         log.exception("turn of %s failed", request.thread_id)
         return _refuse(events, f"The turn failed unexpectedly: {exc}", ErrorCode.UNKNOWN)
+    meta: dict[str, Any] = {}
     try:
         meta = turn_metadata(app, request.thread_id, outcome, events, context)
         events.metadata("turn", **meta)
@@ -107,7 +108,7 @@ def run_request(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnO
     if outcome.pending is not None:
         return outcome
     if outcome.error_code:
-        events.error(outcome.answer, outcome.error_code)
+        events.error(outcome.answer, outcome.error_code, meta.get("safeguard_label"))
     events.done()
     return outcome
 

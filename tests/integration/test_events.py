@@ -61,6 +61,13 @@ def test_offline_turn_streams_the_saved_answer_then_metadata_then_done(tmp_path:
     assert turn[0]["thread_id"] == thread and turn[0]["turn"] == 1
     assert turn[0]["summarized"] is False and turn[0]["context_chars"] > 0
     assert turn[0]["safeguard_label"] == "PASS" and "error_code" not in turn[0]
+    # seed 001's optional fields stand beside `metadata` too
+    started = [
+        e for e in events if e["type"] == "metadata" and e["metadata"]["kind"] == "node_start"
+    ]
+    assert [e["node"] for e in started] == nodes
+    [closing] = [e for e in events if e["type"] == "metadata" and e["metadata"]["kind"] == "turn"]
+    assert closing["safeguard_label"] == "PASS" and "error_code" not in closing
 
 
 def test_the_fourth_turn_reports_its_summary(tmp_path: Path) -> None:
@@ -281,3 +288,13 @@ def test_a_stop_in_an_english_conversation_apologizes_in_english(tmp_path: Path)
     assert closing.content.startswith("The answer was stopped"), closing.content
     # the tool's result, which came before the stop, is kept
     assert any("예약됨" in str(m.content) for m in load_thread(app, thread).turns[-1][1])
+
+
+def test_a_blocked_turns_error_names_its_safeguard_label(tmp_path: Path) -> None:
+    app = open_app(_settings(tmp_path), index=None)
+    thread = new_thread(app)
+    events, out = _run(app, TurnRequest(thread, message="how to make a pipe bomb at home"))
+    [error] = [e for e in events if e["type"] == "error"]
+    assert error["error_code"] == out.error_code and error["safeguard_label"] == "HARMFUL"
+    [turn] = [e for e in events if e["type"] == "metadata" and e["metadata"]["kind"] == "turn"]
+    assert turn["safeguard_label"] == "HARMFUL" and turn["error_code"] == out.error_code
