@@ -273,7 +273,7 @@ def main() -> None:
                     view.pending,
                     lang,
                     lambda action, args=None, response=None: _decide(
-                        app, thread, action, args, lang, response
+                        app, thread, action, args, lang, response, view.pending
                     ),
                 )
 
@@ -493,13 +493,19 @@ def _decide(
     args: dict | None,
     lang: str,
     response: str | None = None,
+    pending: dict | None = None,
 ) -> None:
     """A button callback: the decision's turn runs in the run it starts (see `_queue`).
 
     `response` is the user's own answer (respond): handed to the waiting call instead of
-    running it, as the API's `{"response": "..."}` is.
+    running it, as the API's `{"response": "..."}` is. The decision names the call it was
+    shown for (`pending`), so one made on a stale page never answers another call.
     """
-    _queue(TurnRequest(thread, kind="resume", action=action, args=args, response=response))
+    call = str((pending or {}).get("tool_call_id") or "") or None
+    request = TurnRequest(
+        thread, kind="resume", action=action, args=args, response=response, tool_call_id=call
+    )
+    _queue(request)
 
 
 def _continue(app: ChatApp, thread: str, lang: str) -> None:

@@ -34,7 +34,7 @@ from graph.retrieval.index import DocumentIndex
 from graph.retrieval.loop import search_all
 from graph.retrieval.parts import question_parts
 from graph.routing import rule_route
-from graph.safeguard import mask
+from graph.safeguard import mask, unmask
 from graph.state import ChatState
 from graph.structured import ask_structured
 from graph.text import is_greeting
@@ -103,30 +103,35 @@ def _agent(part: str, index: DocumentIndex | None, loop: bool) -> Agent:
     return "general"
 
 
-def step_category(step: PlannedStep) -> str:
+def step_category(step: PlannedStep, message: str = "") -> str:
     """A step's approval category (contract, payment, sensitive or general).
 
     Contract for the contract agent or a question naming a contract; else what
     `graph.approval.category_of` finds in its question (a payment, a piece of personal
-    data); else the plan's own.
+    data); else what it finds in the user's `message` (a model's plan may word a step
+    without the act it stands for; given for a model's plan only, as a rule's steps are
+    the message's own parts); else the plan's own.
     """
     if step.agent == "contract" or CONTRACT.search(step.question):
         return "contract"
     found = category_of(None, {"question": step.question}, step.question)
+    if found is None and message:
+        found = category_of(None, {"question": message}, message)
     return found.value if found is not None else step.category
 
 
-def bounded(plan: PlanDecision, question: str) -> dict[str, Any]:
+def bounded(plan: PlanDecision, question: str, by_model: bool = False) -> dict[str, Any]:
     """The plan as the state keeps it: at most MAX_STEPS steps, each with its category.
 
     A plan with no step gets one general step; a step with no question asks the message.
-    Each step's category is `step_category`'s.
+    Each step's category is `step_category`'s (a model's steps are also checked against
+    the message, `by_model`).
     """
     steps = [
         {
             "agent": step.agent,
             "question": step.question.strip() or question,
-            "category": step_category(step),
+            "category": step_category(step, question if by_model else ""),
         }
         for step in plan.steps or [PlannedStep(agent="general", question=question)]
     ]
@@ -138,6 +143,23 @@ def bounded(plan: PlanDecision, question: str) -> dict[str, Any]:
         "steps": steps[:MAX_STEPS],
         "left_out": max(0, len(steps) - MAX_STEPS),
     }
+
+
+def _unmasked(plan: PlanDecision | None, hidden: dict[str, str]) -> PlanDecision | None:
+    """A model's plan with the personal data it saw as placeholders put back.
+
+    So each step's agent gets the real values, and `step_category` sees them.
+    """
+    if plan is None or not hidden:
+        return plan
+    steps = [s.model_copy(update={"question": unmask(s.question, hidden)}) for s in plan.steps]
+    return plan.model_copy(
+        update={
+            "goal": unmask(plan.goal, hidden),
+            "parts": [unmask(p, hidden) for p in plan.parts],
+            "steps": steps,
+        }
+    )
 
 
 def make_plan_node(
@@ -155,18 +177,22 @@ def make_plan_node(
         decided: PlanDecision | None = None
         how = "rule"
         if model is not None and not is_greeting(question):
+            hidden: dict[str, str] = {}  # the model plans with personal data masked
             answer = ask_structured(
                 model,
                 PlanDecision,
                 [
                     SystemMessage(get_prompt("supervisor.plan", limit=MAX_STEPS)),
-                    HumanMessage(mask(question, {})),
+                    HumanMessage(mask(question, hidden)),
                 ],
                 decision="plan",
             )
             update["decisions"] = [answer.record(int(state.get("turn_count", 0)))]
-            decided, how = answer.value, answer.how
-        plan = {**bounded(decided or rule_plan(question, index, loop), question), "how": how}
+            decided, how = _unmasked(answer.value, hidden), answer.how
+        if decided is not None:
+            plan = {**bounded(decided, question, by_model=True), "how": how}
+        else:
+            plan = {**bounded(rule_plan(question, index, loop), question), "how": how}
         agents = ", ".join(step["agent"] for step in plan["steps"])
         return {
             **update,

@@ -76,8 +76,9 @@ def make_step_node(
     """step_node: route the plan's next step to its agent, after the approval it needs.
 
     The answer is read by `graph.approval.read_answer`: approve runs the step; edit runs
-    it with the edited question; a free-text response joins the step's question and runs
-    it; reject ends the task, the turn closed as APPROVAL_REJECTED (seed 004).
+    it with the edited question; a free-text response is the step's answer and the step
+    does not run (as for a tool call: "no, don't" in words never runs it); reject ends
+    the task, the turn closed as APPROVAL_REJECTED (seed 004).
     """
     rag = make_rag_node(index, judge, loop) if index is not None else None
 
@@ -107,8 +108,9 @@ def make_step_node(
             if answer.action == "edit":
                 edited = str((answer.args or {}).get("question") or "").strip()
                 step["question"] = edited or step["question"]
-            elif answer.action == "respond":  # the user's word joins the step (seed 004)
-                step["question"] = f"{step['question']}\n{answer.response}".strip()
+            elif answer.action == "respond":  # the user's answer stands for the step, unrun
+                answered = {**step, "status": "done", "answer": answer.response, "sources": []}
+                return {"steps": [*done, answered]}
             elif answer.action != "approve":
                 return _rejected(state, [*done, {**step, "status": "rejected", "sources": []}])
         update: dict[str, Any] = {"steps": [*done, step]}

@@ -136,14 +136,51 @@ def test_reject_ends_the_task_as_approval_rejected_and_the_next_message_works(ap
     assert first[0].content == CONTRACT and first[-1].content == out.answer
 
 
-def test_a_free_text_response_joins_the_step_and_runs_it(app) -> None:
+def test_a_free_text_response_stands_for_the_step_which_does_not_run(app) -> None:
     thread = new_thread(app)
     run_turn(app, thread, CONTRACT, turn_count=None, compression_rate=0.3)
-    out = resume_turn(app, thread, "respond", response="급여일 조항만 알려줘")
+    out = resume_turn(app, thread, "respond", response="아니요, 하지 마세요")
     [step] = thread_values(app, thread)["steps"]
     assert step["approval"] == "respond" and step["status"] == "done"
-    assert step["question"].endswith("급여일 조항만 알려줘")
-    assert out.error_code is None and "조항별 근거:" in out.answer
+    assert step["answer"] == "아니요, 하지 마세요" and "passages" not in step
+    assert out.error_code is None and out.answer == "아니요, 하지 마세요"
+    assert "조항별 근거" not in out.answer and "payroll.md" not in out.answer
+
+
+def _one_step_plan(question: str) -> _TextPlanner:
+    step = {"agent": "general", "question": question, "category": "general"}
+    plan = {"goal": question, "parts": [question], "category": "general", "steps": [step]}
+    return _TextPlanner([AIMessage(content=json.dumps(plan, ensure_ascii=False))])
+
+
+def test_a_models_step_gets_the_personal_data_it_saw_masked_and_asks_for_it(
+    tmp_path: Path,
+) -> None:
+    from graph.safeguard import mask
+
+    message = "제 번호 010-1234-5678 로 이 기록 문자로 보내줘"
+    hidden: dict[str, str] = {}
+    mask(message, hidden)
+    [token] = hidden  # the placeholder the planner saw for the phone number
+    planner = _one_step_plan(f"{token} 번호로 기록 보내기")
+    app = open_app(_settings(tmp_path, AGENT_MODE="supervisor"), router_model=planner)
+    thread = new_thread(app)
+    events, out = _run(app, thread, message)
+    [plan] = _meta(events, "plan")
+    assert plan["steps"][0]["question"] == "010-1234-5678 번호로 기록 보내기"
+    assert out.pending is not None and out.pending["category"] == "sensitive"
+    app.persistence.close()
+
+
+def test_a_models_step_worded_without_the_act_still_asks_by_the_message(
+    tmp_path: Path,
+) -> None:
+    planner = _one_step_plan("인터넷 서비스 처리")
+    app = open_app(_settings(tmp_path, AGENT_MODE="supervisor"), router_model=planner)
+    thread = new_thread(app)
+    events, out = _run(app, thread, "인터넷 서비스 계약 해지해 줘")
+    assert out.pending is not None and out.pending["category"] == "contract"
+    app.persistence.close()
 
 
 def test_a_payment_step_waits_with_its_category(app) -> None:
