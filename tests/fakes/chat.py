@@ -9,6 +9,7 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.tools import tool
 
 
 class ScriptedModel(GenericFakeChatModel):
@@ -69,3 +70,24 @@ class SlowStreamingModel(GenericFakeChatModel):
         for chunk in super()._stream(*args, **kwargs):
             time.sleep(self.pause_s)
             yield chunk
+
+
+@tool
+def delete_everything(path: str) -> str:
+    """Delete a path."""
+    return f"deleted {path}"
+
+
+def approving_app(settings: Any, call_id: str, answer: str) -> Any:
+    """An app whose model asks to run `delete_everything` (which waits for approval), then
+    answers `answer`; no document index."""
+    from graph.session import open_app
+
+    model = ScriptedModel([tool_call("delete_everything", {"path": "/tmp/a"}, call_id), answer])
+    return open_app(
+        settings,
+        model=model,
+        tools=[delete_everything],
+        approval_required=frozenset({"delete_everything"}),
+        index=None,
+    )

@@ -17,7 +17,13 @@ from graph.session import (
     run_request,
 )
 from graph.settings import load_settings
-from tests.fakes.chat import ScriptedModel, SlowStreamingModel, tool_call
+from tests.fakes.chat import (
+    ScriptedModel,
+    SlowStreamingModel,
+    approving_app,
+    delete_everything,
+    tool_call,
+)
 
 
 def _settings(tmp_path: Path):
@@ -121,23 +127,8 @@ def test_a_model_failure_is_error_then_done_with_the_turn_saved(tmp_path: Path) 
     assert load_thread(app, thread).retryable and out.refused is None
 
 
-@tool
-def delete_everything(path: str) -> str:
-    """Delete a path."""
-    return f"deleted {path}"
-
-
 def test_tool_steps_and_approvals_are_metadata_and_the_job_goes_on(tmp_path: Path) -> None:
-    model = ScriptedModel(
-        [tool_call("delete_everything", {"path": "/tmp/a"}, "call_9"), "done deleting"]
-    )
-    app = open_app(
-        _settings(tmp_path),
-        model=model,
-        tools=[delete_everything],
-        approval_required=frozenset({"delete_everything"}),
-        index=None,
-    )
+    app = approving_app(_settings(tmp_path), "call_9", "done deleting")
     thread = new_thread(app)
     events: list[dict[str, Any]] = []
     sink = TurnEvents("trace-1", events.append)

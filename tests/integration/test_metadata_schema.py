@@ -10,12 +10,11 @@ from typing import Any
 
 import jsonschema
 import pytest
-from langchain_core.tools import tool
 
 from graph.session import TurnEvents, TurnRequest, new_thread, open_app, run_request
 from graph.session.events import SCHEMA_PATH, metadata_schema, progress
 from graph.settings import load_settings
-from tests.fakes.chat import ScriptedModel, tool_call
+from tests.fakes.chat import ScriptedModel, approving_app
 
 VALIDATOR = jsonschema.Draft202012Validator(metadata_schema())
 
@@ -123,21 +122,8 @@ def test_a_failed_model_call_and_a_refusal_validate(tmp_path: Path) -> None:
     }
 
 
-@tool
-def delete_everything(path: str) -> str:
-    """Delete a path."""
-    return f"deleted {path}"
-
-
 def test_an_approval_validates_and_progress_waits_at_the_tool(tmp_path: Path) -> None:
-    model = ScriptedModel([tool_call("delete_everything", {"path": "/tmp/a"}, "c1"), "gone"])
-    app = open_app(
-        _settings(tmp_path),
-        model=model,
-        tools=[delete_everything],
-        approval_required=frozenset({"delete_everything"}),
-        index=None,
-    )
+    app = approving_app(_settings(tmp_path), "c1", "gone")
     thread = new_thread(app)
     events: list[dict[str, Any]] = []
     sink = TurnEvents("trace-m", events.append)

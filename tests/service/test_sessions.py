@@ -141,14 +141,7 @@ def test_a_free_text_response_is_handed_to_the_model(tmp_path: Path, http_server
         http_server,
         [oai.tool("python_repl", {"code": "print(6*7)"}, "call_9"), oai.text("알겠습니다, 42.")],
     )
-    svc = start_service(
-        tmp_path,
-        CHAT_PROVIDER="auto",
-        OPENAI_BASE_URL=f"{http_server.url}/v1",
-        CHAT_MODEL="fake-model",
-        LLM_MAX_RETRIES="0",
-        RETRIEVAL_MODE="keyword",
-    )
+    svc = _on_fake_openai(tmp_path, http_server.url)
     try:
         with svc.client() as client:
             paused = client.post("/chat", json={"message": "6*7 계산 코드", "thread_id": "t-say"})
@@ -403,14 +396,7 @@ def test_a_cut_off_answer_is_done_with_cut_off_metadata_and_continue_appends(
     from tests.fakes import openai_server as oai
 
     oai.install(http_server, [oai.broken("length"), oai.text("렸지만, 이어서 끝까지 씁니다.")])
-    svc = start_service(
-        tmp_path,
-        CHAT_PROVIDER="auto",
-        OPENAI_BASE_URL=f"{http_server.url}/v1",
-        CHAT_MODEL="fake-model",
-        LLM_MAX_RETRIES="0",
-        RETRIEVAL_MODE="keyword",
-    )
+    svc = _on_fake_openai(tmp_path, http_server.url)
     try:
         with svc.client() as client:
             job = client.post("/chat/jobs", json={"message": "긴 답", "thread_id": "t-cut"}).json()
@@ -463,3 +449,15 @@ def test_a_websocket_makes_its_thread_only_when_a_message_is_accepted(service: S
             while json.loads(ws.recv(timeout=60))["type"] != "final":
                 pass
         assert [s["thread_id"] for s in client.get("/api/sessions").json()] == ["t-quiet"]
+
+
+def _on_fake_openai(tmp_path: Path, url: str) -> Service:
+    """A service whose model is the fake OpenAI-compatible server at `url`."""
+    return start_service(
+        tmp_path,
+        CHAT_PROVIDER="auto",
+        OPENAI_BASE_URL=f"{url}/v1",
+        CHAT_MODEL="fake-model",
+        LLM_MAX_RETRIES="0",
+        RETRIEVAL_MODE="keyword",
+    )
