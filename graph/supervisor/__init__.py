@@ -28,8 +28,8 @@ from graph.nodes.memory import MEMORY_NODE
 from graph.retrieval.index import DocumentIndex
 from graph.state import ChatState
 from graph.supervisor.aggregate import aggregate_node, route_after_agent, route_after_step
-from graph.supervisor.plan import MAX_STEPS, make_plan_node
-from graph.supervisor.specialists import AGENT_TOOLS, make_agent_node, make_step_node, step_event
+from graph.supervisor.plan import AGENT_TOOLS, MAX_STEPS, make_plan_node
+from graph.supervisor.specialists import make_agent_node, make_step_node, step_event
 
 __all__ = ["ANSWER_NODE", "MAX_STEPS", "add_supervisor", "step_event"]
 
@@ -55,7 +55,7 @@ def add_supervisor(
     routes the aggregated answer to END or to memory_node (a recursive thread's update,
     which the builder has).
     """
-    agents = {
+    agents: dict[str, Node] = {
         name: agent([t for t in tools if names is None or t.name in names])
         for name, names in AGENT_TOOLS.items()
     }

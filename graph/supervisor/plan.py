@@ -28,7 +28,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from graph.approval import category_of
-from graph.nodes import Node
+from graph.nodes import RETRIEVAL_TOOLS, Node
 from graph.offline import asked_tool
 from graph.retrieval.index import DocumentIndex
 from graph.retrieval.loop import search_all
@@ -49,16 +49,24 @@ Category = Literal["general", "contract", "payment", "sensitive"]
 APPROVAL_CATEGORIES = frozenset({"contract", "payment", "sensitive"})
 """Categories of a step that pause for the user's approval before it runs."""
 
-TOOL_AGENTS: dict[str, Agent] = {
-    "calculator": "data",
-    "read_file": "data",
-    "get_current_datetime": "data",
-    "web_search": "web",
-    "search_wikipedia": "web",
-    "get_weather": "web",
-    "python_repl": "code",
+AGENT_TOOLS: dict[Agent, frozenset[str] | None] = {
+    "documents": RETRIEVAL_TOOLS,
+    "contract": RETRIEVAL_TOOLS,
+    "web": frozenset({"web_search", "search_wikipedia", "get_weather"}),
+    "code": frozenset({"python_repl"}),
+    "data": frozenset({"calculator", "read_file", "get_current_datetime"}),
+    "general": None,  # every tool: the single agent
 }
-"""The agent that has each tool (`graph.supervisor.specialists.AGENT_TOOLS`)."""
+"""The tools each specialist's model is bound to (None: all of them)."""
+READS_DOCUMENTS = frozenset({"documents", "contract"})
+"""Agents whose step starts with the retrieval loop and is answered from its passages."""
+TOOL_AGENTS: dict[str, Agent] = {
+    tool: agent
+    for agent, names in AGENT_TOOLS.items()
+    if names is not None and agent not in READS_DOCUMENTS
+    for tool in names
+}
+"""The agent a request for a tool goes to (the documents' searches are the loop's)."""
 
 CONTRACT = re.compile(r"계약서|조항|약관|\bcontracts?\b|\bclauses?\b|terms and conditions", re.I)
 """A question about a contract or its clauses: the contract agent, always approved first."""

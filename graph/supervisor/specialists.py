@@ -25,28 +25,16 @@ from langgraph.types import interrupt
 
 from graph.approval import read_answer
 from graph.errors import ErrorCode, error_record
-from graph.nodes import RETRIEVAL_TOOLS, Node
+from graph.nodes import Node
 from graph.nodes.llm import fallback_message
 from graph.retrieval.index import DocumentIndex
 from graph.retrieval.tokenize import tokens
 from graph.routing import make_rag_node
 from graph.state import ChatState
 from graph.summarizer import sentences
-from graph.supervisor.plan import APPROVAL_CATEGORIES
+from graph.supervisor.plan import APPROVAL_CATEGORIES, READS_DOCUMENTS
 from graph.text import is_korean
 from graph.turns import content_text, extract_current_turn, user_text
-
-AGENT_TOOLS: dict[str, frozenset[str] | None] = {
-    "documents": RETRIEVAL_TOOLS,
-    "contract": RETRIEVAL_TOOLS,
-    "web": frozenset({"web_search", "search_wikipedia", "get_weather"}),
-    "code": frozenset({"python_repl"}),
-    "data": frozenset({"calculator", "read_file", "get_current_datetime"}),
-    "general": None,  # every tool: the single agent
-}
-"""The tools each specialist's model is bound to (None: all of them)."""
-READS_DOCUMENTS = frozenset({"documents", "contract"})
-"""Agents whose step starts with the retrieval loop and is answered from its passages."""
 
 
 def step_view(state: Mapping[str, Any], step: Mapping[str, Any]) -> dict[str, Any]:
