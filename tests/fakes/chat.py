@@ -52,6 +52,14 @@ def tool_call(name: str, args: dict[str, Any], call_id: str) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id}])
 
 
+def tool_calls(*calls: tuple[str, dict[str, Any]]) -> AIMessage:
+    """One model step asking for several calls, named `call_0`, `call_1`, ... in order."""
+    return AIMessage(
+        content="",
+        tool_calls=[{"name": n, "args": a, "id": f"call_{i}"} for i, (n, a) in enumerate(calls)],
+    )
+
+
 class SlowStreamingModel(GenericFakeChatModel):
     """Streams each reply word by word with a pause between words (a slow model server)."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 
 from graph.approval import NOT_RUN_AFTER_REJECT, REJECTED
@@ -19,7 +18,7 @@ from graph.session import (
     run_request,
 )
 from graph.settings import load_settings
-from tests.fakes.chat import ScriptedModel
+from tests.fakes.chat import ScriptedModel, tool_calls
 
 
 def _app(tmp_path: Path, script: list, ran: list[str]):
@@ -53,13 +52,6 @@ def _app(tmp_path: Path, script: list, ran: list[str]):
     )
 
 
-def _calls(*calls: tuple[str, dict]) -> AIMessage:
-    return AIMessage(
-        content="",
-        tool_calls=[{"name": n, "args": a, "id": f"call_{i}"} for i, (n, a) in enumerate(calls)],
-    )
-
-
 def _run(app, request: TurnRequest) -> tuple[object, list[dict]]:
     events: list[dict] = []
     outcome = run_request(app, request, TurnEvents(request.thread_id, events.append))
@@ -77,7 +69,9 @@ def _requests(events: list[dict]) -> list[dict]:
 def test_a_payment_pauses_with_its_category_and_runs_once_approved(tmp_path: Path) -> None:
     ran: list[str] = []
     form = ("send_form", {"form": "관리비", "fields": {"amount": 120000}})
-    app = _app(tmp_path, [_calls(("calculator", {"expression": "1+1"}), form), "냈습니다."], ran)
+    app = _app(
+        tmp_path, [tool_calls(("calculator", {"expression": "1+1"}), form), "냈습니다."], ran
+    )
     thread = new_thread(app)
     out, events = _run(app, TurnRequest(thread, message="이번 달 관리비 결제해 줘"))
     assert out.pending is not None and out.pending["category"] == "payment"
@@ -101,7 +95,7 @@ def test_sensitive_data_in_the_arguments_pauses_and_reject_ends_the_task(tmp_pat
     ran: list[str] = []
     search = ("web_search", {"query": "900101-1234567 조회"})
     later = ("web_search", {"query": "서울 날씨"})
-    app = _app(tmp_path, [_calls(search, later), "다 찾았습니다."], ran)
+    app = _app(tmp_path, [tool_calls(search, later), "다 찾았습니다."], ran)
     thread = new_thread(app)
     out, _ = _run(app, TurnRequest(thread, message="제 주민번호로 조회해 줘"))
     assert out.pending["category"] == "sensitive" and out.pending["tool_call_id"] == "call_0"
@@ -121,7 +115,7 @@ def test_sensitive_data_in_the_arguments_pauses_and_reject_ends_the_task(tmp_pat
 
 def test_an_ordinary_call_runs_without_asking(tmp_path: Path) -> None:
     ran: list[str] = []
-    app = _app(tmp_path, [_calls(("web_search", {"query": "서울 날씨"})), "맑음"], ran)
+    app = _app(tmp_path, [tool_calls(("web_search", {"query": "서울 날씨"})), "맑음"], ran)
     thread = new_thread(app)
     out, events = _run(app, TurnRequest(thread, message="서울 날씨 알려줘"))
     assert out.pending is None and out.answer == "맑음" and ran == ["web_search 서울 날씨"]
@@ -131,7 +125,7 @@ def test_an_ordinary_call_runs_without_asking(tmp_path: Path) -> None:
 def test_respond_gives_the_waiting_call_the_users_text(tmp_path: Path) -> None:
     ran: list[str] = []
     model = ScriptedModel(
-        [_calls(("send_form", {"form": "계약서", "fields": {}})), lambda m: m[-1].content]
+        [tool_calls(("send_form", {"form": "계약서", "fields": {}})), lambda m: m[-1].content]
     )
     settings = load_settings(
         {"CHAT_DB_PATH": str(tmp_path / "c.sqlite"), "CHAT_PROVIDER": "offline"}

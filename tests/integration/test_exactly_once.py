@@ -10,13 +10,12 @@ import sys
 import time
 from pathlib import Path
 
-from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 
 from graph.session import load_thread, new_thread, open_app, pending_approval, resume_turn, run_turn
 from graph.settings import load_settings
 from tests.conftest import Store
-from tests.fakes.chat import ScriptedModel
+from tests.fakes.chat import ScriptedModel, tool_calls
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,16 +51,9 @@ def _app(where: dict[str, str], log: Path, script: list):
     )
 
 
-def _calls(*calls: tuple[str, dict]) -> AIMessage:
-    return AIMessage(
-        content="",
-        tool_calls=[{"name": n, "args": a, "id": f"call_{i}"} for i, (n, a) in enumerate(calls)],
-    )
-
-
 def test_parallel_calls_each_run_once_across_approvals(tmp_path: Path, store: Store) -> None:
     log = tmp_path / "runs.log"
-    message = _calls(
+    message = tool_calls(
         ("calculator", {"expression": "3+4"}),
         ("python_repl", {"code": "print('first')"}),
         ("python_repl", {"code": "print('second')"}),
@@ -98,7 +90,7 @@ def test_a_crash_between_approval_and_result_asks_again_before_running_again(
     tmp_path: Path, store: Store
 ) -> None:
     db, log = store("c"), tmp_path / "runs.log"
-    app = _app(db, log, [_calls(("python_repl", {"code": "slow job"}))])
+    app = _app(db, log, [tool_calls(("python_repl", {"code": "slow job"}))])
     thread = new_thread(app)
     run_turn(app, thread, "느린 코드 돌려줘", turn_count=1, compression_rate=0.3)
     app.persistence.close()
