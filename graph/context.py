@@ -18,6 +18,7 @@ from graph.turns import (
     split_turns,
     user_text,
     without_apologies,
+    without_markup,
 )
 from prompt import get_prompt
 
@@ -189,8 +190,9 @@ def fit_recent(context: Sequence[BaseMessage], budgets: Budgets | None) -> list[
     system, rest = context[0], list(context[1:])
     completed, current = split_turns(rest)
     budgets = budgets or Budgets({})
-    # an apology that closed a failed turn is the app's word, never the model's to repeat
-    completed = [without_apologies(turn) for turn in completed]
+    # an apology that closed a failed turn is the app's word, never the model's to repeat,
+    # and markup an older answer held (a call written as text) is never shown back to it
+    completed = [without_markup(without_apologies(turn)) for turn in completed]
     texts = ["\n".join(content_text(m) for m in turn) for turn in completed]
     dropped = len(completed) - budgets.fit("recent", texts[::-1])
     sections = dict(system.response_metadata.get("sections") or {})

@@ -33,10 +33,18 @@ from langchain_core.messages import (
 from pydantic import BaseModel, Field
 
 from graph.budgets import estimate_tokens
+from graph.markup import (
+    GRAM,
+    TEMPLATE_TOKEN,
+    instruction_pieces,
+    is_prompt_echo,
+    pieces,
+    read_calls,
+)
 from graph.safeguard import mask, unmask
 from graph.structured import ask_structured
 from graph.text import tells_nothing
-from graph.turns import content_text, original_chars
+from graph.turns import content_text, original_chars, said_text
 from prompt import get_prompt
 
 log = logging.getLogger(__name__)
@@ -166,7 +174,7 @@ def format_conversation(messages: Sequence[BaseMessage]) -> str:
     """Render messages as `label: text` lines, tool calls included, for a summary prompt."""
     lines = []
     for msg in messages:
-        text = content_text(msg).strip()
+        text = said_text(msg).strip()
         if isinstance(msg, AIMessage) and msg.tool_calls:
             calls = ", ".join(f"{c['name']}({c['args']})" for c in msg.tool_calls)
             lines.append(f"AI: [도구 호출] {calls}")
@@ -251,19 +259,19 @@ def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
         if len(sentence) >= ECHO_MIN_CHARS and not tells_nothing(sentence)
     ]
     for msg in messages:
-        text = content_text(msg).strip()
+        text = said_text(msg).strip()
         if not text:
             continue
         if isinstance(msg, ToolMessage):
             text = cut_words(" ".join(text.split()), 120)
         label = speaker(msg, korean)
-        pieces = [
+        parts = [
             (line.startswith(_QUOTED), sentence.lstrip("> #").strip())
             for line in text.splitlines()
             if not line.startswith("```")  # a code fence's marker is not text
             for sentence in sentences(line)
         ]
-        for i, (quoted, sentence) in enumerate(pieces):
+        for i, (quoted, sentence) in enumerate(parts):
             grams = _grams(sentence)
             if not re.search(r"\w", sentence) or any(
                 grams and len(grams & other) / len(grams) > 0.8 for other in seen
@@ -428,7 +436,7 @@ def rule_entities(turns: Sequence[Sequence[BaseMessage]], first_turn: int) -> li
     for offset, turn in enumerate(turns):
         for msg in turn:
             if isinstance(msg, HumanMessage | AIMessage) and not getattr(msg, "tool_calls", None):
-                found.extend(extract_entities(content_text(msg), first_turn + offset))
+                found.extend(extract_entities(said_text(msg), first_turn + offset))
     return found
 
 
@@ -624,8 +632,12 @@ class LLMSummarizer:
         """
         start = time.perf_counter()
         result = SummaryResult(text="", attempts=0)
-        result.text = self._fit(self._ask(prompt, result), target_chars, result)
-        problem = check_summary(result.text, source, target_chars)
+        first = self._ask(prompt, result)
+        # markup is refused as it is: asked to rewrite it to length, a model keeps it
+        problem = markup_problem(first)
+        if not problem:
+            result.text = self._fit(first, target_chars, result)
+            problem = check_summary(result.text, source, target_chars)
         if problem:
             log.info("the model's summary was not used (%s); extractive instead", problem)
             stand_in = extractive()
@@ -642,28 +654,6 @@ def off_target(chars: int, target_chars: int) -> bool:
 ECHO_SHARE = 0.25
 """A summary more than this share of whose pieces come from the instructions (and not from
 the conversation) repeats the prompt instead of summarizing."""
-_GRAM = 6
-"""Characters per piece (spaces left out) when comparing a summary with the prompts."""
-
-
-def _pieces(text: str) -> set[str]:
-    flat = "".join(text.split())
-    return {flat[i : i + _GRAM] for i in range(max(0, len(flat) - _GRAM + 1))}
-
-
-@lru_cache(maxsize=1)
-def _instruction_pieces() -> frozenset[str]:
-    """The fixed words of every prompt a summary may echo (placeholders left out)."""
-    from prompt import TEMPLATES
-
-    names = [n for n in TEMPLATES if n.startswith(("summary.", "system."))]
-    literal = [
-        part
-        for name in names
-        for part, _, _, _ in string.Formatter().parse(TEMPLATES[name])
-        if part
-    ]
-    return frozenset(p for part in literal for p in _pieces(part))
 
 
 @lru_cache(maxsize=1)
@@ -676,7 +666,7 @@ def _prompt_pieces() -> tuple[frozenset[str], ...]:
             p
             for part, _, _, _ in string.Formatter().parse(TEMPLATES[name])
             if part
-            for p in _pieces(part)
+            for p in pieces(part)
         )
         for name in TEMPLATES
         if name.startswith("summary.")
@@ -688,30 +678,24 @@ PROMPT_COVER = 0.5
 however much of the conversation it quotes with it."""
 
 
-def is_prompt_echo(text: str) -> bool:
-    """Whether `text` is mostly the app's own prompt words (a model saying them back)."""
-    pieces = _pieces(text)
-    return bool(pieces) and len(pieces & _instruction_pieces()) > len(pieces) / 2
-
-
 def says_a_prompt_back(summary: str) -> bool:
     """Whether `summary` holds most of one summary prompt's fixed words.
 
     That is the prompt itself given back as the summary, conversation and all.
     """
-    pieces = _pieces(summary)
+    found = pieces(summary)
     return any(
-        fixed and len(pieces & fixed) > PROMPT_COVER * len(fixed) for fixed in _prompt_pieces()
+        fixed and len(found & fixed) > PROMPT_COVER * len(fixed) for fixed in _prompt_pieces()
     )
 
 
 def echo_share(summary: str, source: str) -> float:
     """The share of the summary's pieces that come from the instructions, not the source."""
-    pieces = _pieces(summary)
-    if not pieces:
+    found = pieces(summary)
+    if not found:
         return 0.0
-    echoed = (pieces & _instruction_pieces()) - _pieces(source)
-    return len(echoed) / len(pieces)
+    echoed = (found & instruction_pieces()) - pieces(source)
+    return len(echoed) / len(found)
 
 
 def hangul_share(text: str) -> float:
@@ -721,34 +705,42 @@ def hangul_share(text: str) -> float:
     return hangul / (hangul + latin) if hangul + latin else 0.0
 
 
-_TEMPLATE_MARK = re.compile(
-    r"<\|[a-z_]+\|>|\[/?INST\]|<</?SYS>>|</?(?:start|end)_of_turn>|</?s>", re.IGNORECASE
-)
-"""The control strings of common chat templates (ChatML, Llama 2, Gemma): a summary that
-holds them says its prompt's format back instead of summarizing."""
 REPEAT_SHARE = 0.4
 """A summary fewer than this share of whose pieces are distinct says one thing over and over."""
+
+
+def markup_problem(summary: str) -> str:
+    """Why a summary holding markup must not be stored ('' when it holds none).
+
+    A chat template's control strings say the prompt's format back; a tool call written
+    as text (whole or cut) is the model acting, not summarizing. Either is refused
+    whatever the conversation held.
+    """
+    if TEMPLATE_TOKEN.search(summary):
+        return "repeats the instructions"
+    if read_calls(summary).found:
+        return "holds a tool call written as text"
+    return ""
 
 
 def check_summary(summary: str, source: str, target_chars: int) -> str:
     """Why a model's summary of `source` must not be stored, or '' when it may.
 
-    Empty; repeating the instructions (the summary, retry or system prompt) or a chat
-    template's control strings; saying one thing over and over; not in the language of
+    Empty; repeating the instructions (the summary, retry or system prompt); holding a
+    tool call written as text or a chat template's control strings (`graph.markup`),
+    whatever the source holds; saying one thing over and over; not in the language of
     the source (mostly Korean in, hardly any Korean out, or the reverse; a mixed
     conversation may be summarized in either); or off its target by more than 25% after
     the retry and the trim.
     """
     if not summary.strip():
         return "empty"
-    if (
-        echo_share(summary, source) > ECHO_SHARE
-        or says_a_prompt_back(summary)
-        or (_TEMPLATE_MARK.search(summary) and not _TEMPLATE_MARK.search(source))
-    ):
+    if echo_share(summary, source) > ECHO_SHARE or says_a_prompt_back(summary):
         return "repeats the instructions"
+    if problem := markup_problem(summary):
+        return problem
     flat = "".join(summary.split())
-    if len(flat) >= 4 * _GRAM and len(_pieces(summary)) < REPEAT_SHARE * (len(flat) - _GRAM + 1):
+    if len(flat) >= 4 * GRAM and len(pieces(summary)) < REPEAT_SHARE * (len(flat) - GRAM + 1):
         return "repeats itself"
     written, spoken = hangul_share(summary), hangul_share(source)
     if (spoken >= 0.6 and written < 0.2) or (spoken <= 0.1 and written >= 0.5):

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from graph.markup import strip_markup
+
 SUMMARY_EVERY = 3
 """Turns covered by one summary."""
 
@@ -101,6 +103,25 @@ def content_text(msg: BaseMessage) -> str:
     return "".join(parts)
 
 
+def said_text(msg: BaseMessage) -> str:
+    """A message's text as memory keeps it: a model's without markup (`graph.markup`).
+
+    A tool call written as text, a chat template's tokens or the prompt said back are
+    never summarized, recalled or listed as facts; the user's words are kept as written.
+    """
+    text = content_text(msg)
+    return strip_markup(text) if isinstance(msg, AIMessage) and text else text
+
+
+def without_markup(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """`messages` with any markup taken out of the model's own (`said_text`)."""
+    out: list[BaseMessage] = []
+    for msg in messages:
+        said = said_text(msg)
+        out.append(msg if said == content_text(msg) else msg.model_copy(update={"content": said}))
+    return out
+
+
 def original_chars(messages: Sequence[BaseMessage]) -> int:
     """Seed 002's `original_chars`: the length of all message contents joined."""
     return len("".join(content_text(m) for m in messages))
@@ -121,7 +142,7 @@ def final_answer(turn: Sequence[BaseMessage]) -> str:
     """
     for msg in reversed(turn):
         if is_turn_end(msg):
-            return "" if is_apology(msg) else content_text(msg)
+            return "" if is_apology(msg) else said_text(msg)
     return ""
 
 
