@@ -19,6 +19,10 @@ it, adapting it where the server says it does not:
   `/props` shows a chat template without a system role), system text goes at the top of
   the first user message, and neighbouring user messages are joined (templates that
   drop the system role also want the roles to alternate);
+- a request with a tool round (the assistant's calls, a `tool` result) that the server
+  refuses for it (a template with no tool role, roles that must alternate) is sent again
+  with the rounds written as text, `<tool_call>` and `<tool_response>` blocks, and so
+  from then on;
 - a refusal that says the request is unsupported (a 4xx, or a 5xx naming an unsupported
   or invalid input) is marked `x-should-retry: false`, so the client does not ask again.
 
@@ -64,6 +68,9 @@ class ServerProfile:
     """False once it refused a streamed request with tools."""
     fold_system: bool | None = None
     """Whether system text goes into the first user message (None: not known yet)."""
+    tool_rounds_as_text: bool = False
+    """True once it refused a tool round (an assistant `tool_calls` message, a `tool`
+    message) and took it written as text: `<tool_call>` and `<tool_response>` blocks."""
     refusals: int = 0
     """Requests it refused as unsupported (each sent once, never retried)."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -75,6 +82,8 @@ class ServerProfile:
             found.append("tool rounds not streamed (refused)")
         if self.fold_system:
             found.append("system prompt folded into the first user message")
+        if self.tool_rounds_as_text:
+            found.append("tool rounds sent as text (<tool_call>, <tool_response>)")
         return found
 
 
@@ -134,11 +143,20 @@ class CompatTransport(httpx2.BaseTransport):
         if self.profile.fold_system is None:
             self.profile.fold_system = self._template_drops_system(request)
         body = self._shape(body)
-        if body.get("stream") and body.get("tools") and not self.profile.stream_tools:
-            return self._unstreamed(request, body)
-        response = self._send(_rebuilt(request, body))
-        for _ in range(len(OPTIONAL_PARAMS) + 1):
+        # a streamed tool round this server refused is asked unstreamed (and handed back
+        # as the stream the client asked for); a tool round it cannot place goes as text
+        unstream = bool(body.get("stream") and body.get("tools") and not self.profile.stream_tools)
+        as_text = self.profile.tool_rounds_as_text
+
+        def send(shaped: dict[str, Any]) -> httpx2.Response:
+            if unstream:
+                return self._unstreamed(request, shaped)
+            return self._send(_rebuilt(request, shaped))
+
+        response = send(body)
+        for _ in range(len(OPTIONAL_PARAMS) + 3):
             if response.status_code < 400:
+                self._learned(unstream, as_text)
                 return response
             text = _read_text(response)
             refused = [p for p in OPTIONAL_PARAMS if p in body and p in text]
@@ -146,24 +164,41 @@ class CompatTransport(httpx2.BaseTransport):
                 with self.profile.lock:
                     self.profile.dropped.update(refused)
                 log.info("%s refused %s; left out from now on", self.base_url, refused)
-                body = self._shape(body)
-                response = self._send(_rebuilt(request, body))
-                continue
-            if body.get("stream") and body.get("tools") and _STREAMING.search(text):
-                retried = self._unstreamed(request, body)
-                if retried.status_code < 400:
-                    self.profile.stream_tools = False
-                    log.info(
-                        "%s refused streamed tool calls; tool rounds are not streamed",
-                        self.base_url,
-                    )
-                return retried
-            return self._refusal(response, text)
+                body = self._shape(body, rounds_as_text=as_text)
+            elif (
+                not unstream
+                and body.get("stream")
+                and body.get("tools")
+                and _STREAMING.search(text)
+            ):
+                unstream = True
+            elif not as_text and has_tool_rounds(body.get("messages")) and _TOOL_ROUND.search(text):
+                as_text = True
+                body = self._shape(body, rounds_as_text=True)
+            else:
+                return self._refusal(response, text)
+            response = send(body)
         return response
 
-    def _shape(self, body: dict[str, Any]) -> dict[str, Any]:
+    def _learned(self, unstreamed: bool, as_text: bool) -> None:
+        """Keep what a request that went through had to do to go through."""
+        with self.profile.lock:
+            if unstreamed and self.profile.stream_tools:
+                self.profile.stream_tools = False
+                log.info(
+                    "%s refused streamed tool calls; tool rounds are not streamed", self.base_url
+                )
+            if as_text and not self.profile.tool_rounds_as_text:
+                self.profile.tool_rounds_as_text = True
+                log.info("%s refused a tool round; tool rounds go as text", self.base_url)
+
+    def _shape(self, body: dict[str, Any], rounds_as_text: bool = False) -> dict[str, Any]:
         """The request as this server takes it: refused parameters out, max_tokens in."""
         shaped = {k: v for k, v in body.items() if k not in self.profile.dropped}
+        if (rounds_as_text or self.profile.tool_rounds_as_text) and isinstance(
+            shaped.get("messages"), list
+        ):
+            shaped["messages"] = tool_rounds_as_text(shaped["messages"])
         if self.compatible and "max_completion_tokens" in body and "max_tokens" not in body:
             shaped["max_tokens"] = body["max_completion_tokens"]
         if not shaped.get("stream"):
@@ -184,7 +219,7 @@ class CompatTransport(httpx2.BaseTransport):
         plain = {k: v for k, v in body.items() if k not in ("stream", "stream_options")}
         response = self._send(_rebuilt(request, plain))
         if response.status_code >= 400:
-            return self._refusal(response, _read_text(response))
+            return response
         try:
             answer = json.loads(response.read())
         except ValueError:
@@ -228,6 +263,51 @@ class CompatTransport(httpx2.BaseTransport):
     def close(self) -> None:
         """Close the inner transport."""
         self.inner.close()
+
+
+_TOOL_ROUND = re.compile(r"tool|role|alternat|function", re.IGNORECASE)
+"""An error text about a message the server cannot place: a tool round's role or shape."""
+
+
+def has_tool_rounds(messages: Any) -> bool:
+    """Whether a request's messages hold a tool round (assistant calls or a tool result)."""
+    return isinstance(messages, list) and any(
+        isinstance(m, dict) and (m.get("role") == "tool" or m.get("tool_calls")) for m in messages
+    )
+
+
+def tool_rounds_as_text(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tool rounds written as text, the way Hermes-style templates show them to a model.
+
+    An assistant message's calls become `<tool_call>{"name", "arguments"}</tool_call>`
+    blocks after its text; tool results become one user message of `<tool_response>`
+    blocks. A server whose template has no tool role takes these as plain turns.
+    """
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        role = message.get("role")
+        if role == "assistant" and message.get("tool_calls"):
+            blocks = []
+            for call in message["tool_calls"]:
+                function = call.get("function") or {}
+                raw = function.get("arguments") or "{}"
+                try:
+                    args = json.loads(raw) if isinstance(raw, str) else raw
+                except ValueError:
+                    args = raw
+                shown = {"name": function.get("name", ""), "arguments": args}
+                blocks.append(f"<tool_call>\n{json.dumps(shown, ensure_ascii=False)}\n</tool_call>")
+            text = "\n".join(part for part in (_text(message).strip(), *blocks) if part)
+            out.append({"role": "assistant", "content": text})
+        elif role == "tool":
+            block = f"<tool_response>\n{_text(message)}\n</tool_response>"
+            if out and out[-1].get("role") == "user" and out[-1].get("tool_results"):
+                out[-1]["content"] += "\n" + block
+            else:
+                out.append({"role": "user", "content": block, "tool_results": True})
+        else:
+            out.append(message)
+    return [{k: v for k, v in m.items() if k != "tool_results"} for m in out]
 
 
 def fold_system(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

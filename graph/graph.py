@@ -119,6 +119,8 @@ def build_graph(
             plain=chat_model if bound_tools else None,
             budgets=settings.token_budgets,
             turn_timeout_s=settings.turn_timeout_s,
+            # a provider's model may write its calls as text: they are read as calls
+            tools=bound_tools if reports_finish else None,
         )
 
     summarizer = summarizer or get_summarizer(settings)

@@ -26,6 +26,7 @@ TEMPLATES: dict[str, str] = {
     "system.recalled": system.RECALLED_HEADER,
     "system.pinned": system.PINNED_HEADER,
     "system.continue": system.CONTINUE,
+    "system.in_words": system.IN_WORDS,
     "summary.generate": summary.SUMMARY_GENERATOR,
     "summary.retry": summary.SUMMARY_RETRY,
     "summary.digest": summary.DIGEST_GENERATOR,

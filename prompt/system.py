@@ -48,3 +48,10 @@ CONTINUE = (
     "되풀이하지 말고, 답과 같은 언어로 쓰세요."
 )
 """Continue: the cut-off answer is the assistant's last message; this is the user's."""
+
+IN_WORDS = (
+    "(도구를 쓸 수 없습니다. 도구 호출이나 JSON 없이, 지금까지의 대화와 위 내용만으로 말로 "
+    "답하세요. Answer in plain words, without a tool call or JSON.)"
+)
+"""Added to the user's message when a step is asked again without tools: the model wrote a
+call that cannot run (no such tool, arguments refused, cut off) or nothing but markup."""

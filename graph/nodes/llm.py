@@ -9,9 +9,11 @@ marked `cut_off` (LLM_TRUNCATED or LLM_TIMEOUT), and Continue asks the model to 
 
 from __future__ import annotations
 
+import json
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -20,17 +22,24 @@ from langchain_core.messages import (
     AIMessageChunk,
     BaseMessage,
     HumanMessage,
+    InvalidToolCall,
+    ToolCall,
+    ToolCallChunk,
     message_chunk_to_message,
 )
+from langchain_core.messages.tool import invalid_tool_call, tool_call
 from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.tools import BaseTool
 from langgraph.config import get_config, get_stream_writer
 from langgraph.constants import TAG_NOSTREAM
 from langgraph.errors import GraphBubbleUp
 from langgraph.types import Command, Send
+from pydantic import BaseModel
 
 from graph.budgets import Budgets
 from graph.context import ContextStats, Extras, context_chars, message_chars, system_prompt
 from graph.errors import ErrorCode, TurnCancelled, error_record
+from graph.markup import MarkupGate, read_calls, strip_markup
 from graph.memory import state_extras, strategy_context
 from graph.nodes import candidates as candidate_rule
 from graph.nodes.base import Node
@@ -123,12 +132,15 @@ def stream_reply(
     messages: Sequence[BaseMessage],
     config: RunnableConfig | None,
     deadline: float,
+    gate: MarkupGate | None = None,
 ) -> AIMessage:
     """The model's reply, streamed; past `deadline` the text so far, marked LLM_TIMEOUT.
 
     A per-read timeout does not stop a server that sends a token every second; this does.
     A reply cut there keeps its text (Continue goes on from it); cut-off tool calls, or
-    no text at all, are a timeout error.
+    no text at all, are a timeout error. With a `gate`, the text is shown as it comes
+    through it (`graph.markup.MarkupGate`: never a call written as text); the caller
+    closes it once it knows the reply is the answer.
     """
     merged: AIMessageChunk | None = None
     late = False
@@ -136,10 +148,12 @@ def stream_reply(
     try:
         for chunk in _nothing_is_empty(parts):
             if isinstance(chunk, AIMessage) and not isinstance(chunk, AIMessageChunk):
+                _through(gate, content_text(chunk))
                 return chunk  # a model that does not stream answers in one message
             if not isinstance(chunk, AIMessageChunk):
                 raise TypeError(f"model streamed {type(chunk).__name__}")
             merged = chunk if merged is None else merged + chunk
+            _through(gate, content_text(chunk))
             if time.monotonic() > deadline:
                 late = True
                 break
@@ -152,6 +166,7 @@ def stream_reply(
     reply = message_chunk_to_message(merged)
     if not isinstance(reply, AIMessage):
         raise TypeError(f"model returned {type(reply).__name__}")
+    reply = _as_sent(reply, merged.tool_call_chunks)
     if late:
         if reply.tool_calls or reply.invalid_tool_calls or not content_text(reply).strip():
             raise TimeoutError("the turn's time limit (LLM_TURN_TIMEOUT_S) ran out")
@@ -160,6 +175,52 @@ def stream_reply(
             reply.model_copy(update={"response_metadata": meta}), ErrorCode.LLM_TIMEOUT
         )
     return reply
+
+
+def complete_arguments(raw: object) -> bool:
+    """Whether a tool call's streamed arguments are whole JSON (an object, or nothing).
+
+    The client parses what it got as "partial JSON" and so repairs a cut call:
+    `{"expression": "123456*1000` would run as `123456*1000`. A call runs only as sent.
+    """
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return True  # no arguments at all: nothing was cut
+    if not isinstance(raw, str):
+        return isinstance(raw, dict)
+    try:
+        return isinstance(json.loads(raw), dict)
+    except ValueError:
+        return False
+
+
+def _as_sent(reply: AIMessage, chunks: Sequence[ToolCallChunk]) -> AIMessage:
+    """`reply` with each call whose arguments are not whole JSON moved to the invalid ones."""
+    if all(complete_arguments(c.get("args")) for c in chunks):
+        return reply
+    calls: list[ToolCall] = []
+    invalid: list[InvalidToolCall] = []
+    for chunk in chunks:
+        raw = chunk.get("args")
+        name, call_id = chunk.get("name") or "", chunk.get("id")
+        if complete_arguments(raw):
+            args = json.loads(raw) if isinstance(raw, str) and raw.strip() else {}
+            calls.append(tool_call(name=name, args=args, id=call_id))
+        else:
+            error = "the arguments are not complete JSON (cut off): not run"
+            invalid.append(invalid_tool_call(name=name, args=raw, id=call_id, error=error))
+    return reply.model_copy(update={"tool_calls": calls, "invalid_tool_calls": invalid})
+
+
+def _through(gate: MarkupGate | None, piece: str) -> None:
+    """Show what `gate` lets out of the next piece of a reply (nothing without a gate)."""
+    if gate is not None and piece:
+        show(gate.feed(piece))
+
+
+def show(text: str) -> None:
+    """Stream `text` as the answer's next words (the session turns it into `token` events)."""
+    if text:
+        get_stream_writer()({"token": text})
 
 
 def classify_error(exc: BaseException) -> ErrorCode:
@@ -235,8 +296,13 @@ def make_llm_node(
     plain: BaseChatModel | None = None,
     budgets: Budgets | None = None,
     turn_timeout_s: float = 300.0,
+    tools: Sequence[BaseTool] | None = None,
 ) -> Callable[[ChatState], dict[str, Any] | Command[Any]]:
     """llm_node: build the context, call the model; on any failure answer with the fallback.
+
+    With `tools` (a provider's model, bound to them), a tool call the model writes as
+    text is taken as a call to them, or refused and asked again without tools, and the
+    answer streams through a `MarkupGate` (`_answer_or_call`): markup is never shown.
 
     `plain` is the model without tools: a plain greeting is answered by it (seed 002's fast
     path, one call and no tool round), and so is Continue. `budgets` are seed 003's
@@ -253,6 +319,7 @@ def make_llm_node(
     figures and sends the context to that many `candidate_node` tasks (`Send`), and
     `quorum_node` keeps the best (see `graph.nodes.candidates`).
     """
+    schemas = tool_schemas(tools) if tools is not None else None
 
     def llm_node(state: ChatState) -> dict[str, Any] | Command[Any]:
         messages = state["messages"]
@@ -293,7 +360,12 @@ def make_llm_node(
                     ]
                 sent = [mask_message(m, mapping) for m in asked] if mask_pii else asked
                 chosen = plain if use_plain and plain is not None else model
-                response = _ask(chosen, sent, mapping, check_finish, None, turn_timeout_s)
+                if schemas is None:  # the offline engine: its calls are real ones
+                    response = _ask(chosen, sent, mapping, check_finish, None, turn_timeout_s)
+                else:
+                    response = _answer_or_call(
+                        chosen, plain or chosen, sent, mapping, schemas, turn_timeout_s
+                    )
                 if continuing:
                     response = _continued(continuing, response)
             except (GraphBubbleUp, TurnCancelled):
@@ -376,14 +448,130 @@ def _ask(
     check_finish: bool,
     config: RunnableConfig | None,
     turn_timeout_s: float,
+    gate: MarkupGate | None = None,
 ) -> AIMessage:
     """One model call of an answer step: the reply (PII put back) or the failure raised."""
-    reply = unmask_message(stream_reply(model, sent, config, _deadline(turn_timeout_s)), mapping)
+    streamed = stream_reply(model, sent, config, _deadline(turn_timeout_s), gate)
+    reply = unmask_message(streamed, mapping)
     if check_finish:
         return check_output(reply)
     if reply.invalid_tool_calls and not reply.tool_calls:
         raise ValueError(f"malformed tool call: {reply.invalid_tool_calls[0]}")
     return reply
+
+
+STREAMED = "streamed"
+"""response_metadata key of an answer the node showed itself as it came (through a
+`MarkupGate`); the session does not show it again when the node returns it."""
+WRITTEN_CALLS = "written_calls"
+"""response_metadata key of a reply whose tool calls the model wrote as text: their forms."""
+
+
+class WrittenMarkup(ValueError):
+    """A reply that is a tool call written as text that cannot run, or markup alone."""
+
+
+def take_written_calls(
+    reply: AIMessage, schemas: Mapping[str, type[BaseModel] | None]
+) -> AIMessage:
+    """`reply` as the model meant it: calls written as text become tool calls, markup goes.
+
+    A model (or a server without a function-calling chat format) that writes
+    `<tool_call>{...}</tool_call>`, a bare or fenced JSON call, or several, gets real tool
+    calls when every one names a tool in `schemas` with arguments its schema accepts; they
+    run as a native call does (approval, exactly once, events). The text around them
+    stays. WrittenMarkup when a written call cannot run (no such tool, arguments refused,
+    cut off) or when nothing but markup (a template's tokens, the prompt said back) is left.
+    """
+    text = content_text(reply)
+    if reply.tool_calls or reply.invalid_tool_calls:
+        cleaned = strip_markup(text)
+        return reply if cleaned == text else reply.model_copy(update={"content": cleaned})
+    found = read_calls(text, schemas)
+    if found.runnable:
+        calls = [
+            tool_call(name=c.name, args=c.args, id=f"call_{uuid.uuid4().hex[:24]}")
+            for c in found.calls
+        ]
+        meta = {**reply.response_metadata, WRITTEN_CALLS: [c.form for c in found.calls]}
+        meta.pop(CUT_OFF, None)
+        return reply.model_copy(
+            update={"content": found.text, "tool_calls": calls, "response_metadata": meta}
+        )
+    if found.found:
+        raise WrittenMarkup("; ".join(found.problems()))
+    if not found.text:
+        raise WrittenMarkup(f"nothing but markup: {text[:200]!r}")
+    return reply if found.text == text else reply.model_copy(update={"content": found.text})
+
+
+def _answer_or_call(
+    model: Runnable[Any, Any],
+    plain: Runnable[Any, Any],
+    sent: Sequence[BaseMessage],
+    mapping: dict[str, str],
+    schemas: Mapping[str, type[BaseModel] | None],
+    turn_timeout_s: float,
+) -> AIMessage:
+    """One answer step of a provider's model: its answer or its tool calls, never markup.
+
+    The reply is shown as it streams, through a `MarkupGate`; a call written as text that
+    can run becomes a tool call (`take_written_calls`). One that cannot (no such tool,
+    arguments refused, cut off), or a reply of markup alone, is never shown: the step is
+    asked once more without tools, and only an answer that is markup again ends the turn
+    (LLM_BAD_RESPONSE, the apology).
+    """
+    config: RunnableConfig = {"tags": [TAG_NOSTREAM]}  # shown through the gate instead
+    gate = MarkupGate()
+    reply = _ask(model, sent, mapping, True, config, turn_timeout_s, gate)
+    try:
+        reply = take_written_calls(reply, schemas)
+    except WrittenMarkup as exc:
+        log.info("the model wrote a call that cannot run (%s); asked again without tools", exc)
+        gate = MarkupGate()
+        reply = _ask(plain, _in_words(sent), mapping, True, config, turn_timeout_s, gate)
+        text = strip_markup(content_text(reply))
+        if not text:
+            raise BrokenOutput(
+                ErrorCode.LLM_BAD_RESPONSE, f"markup again without tools: {exc}"
+            ) from exc
+        meta = {**reply.response_metadata, WRITTEN_CALLS: ["refused"]}
+        reply = reply.model_copy(
+            update={
+                "content": text,
+                "tool_calls": [],
+                "invalid_tool_calls": [],
+                "response_metadata": meta,
+            }
+        )
+    if not reply.tool_calls:
+        show(gate.close())
+    return reply.model_copy(
+        update={"response_metadata": {**reply.response_metadata, STREAMED: True}}
+    )
+
+
+def _in_words(sent: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The step's messages with the user's last message asking for an answer in words."""
+    messages = list(sent)
+    for i in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[i], HumanMessage):
+            note = get_prompt("system.in_words")
+            text = f"{content_text(messages[i])}\n\n{note}"
+            messages[i] = messages[i].model_copy(update={"content": text})
+            break
+    return messages
+
+
+def tool_schemas(tools: Sequence[BaseTool]) -> dict[str, type[BaseModel] | None]:
+    """Each bound tool's arguments model (None: any arguments), for written calls."""
+    found: dict[str, type[BaseModel] | None] = {}
+    for tool in tools:
+        schema = tool.args_schema
+        found[tool.name] = (
+            schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
+        )
+    return found
 
 
 def make_candidate_node(

@@ -38,7 +38,13 @@ from graph.errors import (
     error_record,
 )
 from graph.graph import answer_nodes
-from graph.nodes.llm import CANDIDATE_NODE, QUORUM_NODE, TURN_DEADLINE, fallback_message
+from graph.nodes.llm import (
+    CANDIDATE_NODE,
+    QUORUM_NODE,
+    STREAMED,
+    TURN_DEADLINE,
+    fallback_message,
+)
 from graph.nodes.memory import MEMORY_NODE
 from graph.session.app import (
     ChatApp,
@@ -562,10 +568,12 @@ def _stream(
                             meta.get("langgraph_node") in answering
                             and isinstance(piece, AIMessage)
                             and "candidate" not in piece.response_metadata
+                            and STREAMED not in piece.response_metadata
                         ):
                             events.token(content_text(piece), node=meta["langgraph_node"])
                     elif mode == "custom":
-                        # a chosen candidate of the llm_node, when its answer is the turn's
+                        # the llm_node's answer shown through its markup gate, or a chosen
+                        # candidate of it, when its answer is the turn's
                         if (
                             "llm_node" in answering
                             and isinstance(chunk, dict)

@@ -61,8 +61,14 @@ def install(
     default: Script | None = None,
     drops_system: bool = True,
     props: dict[str, Any] | None = None,
+    refuses_tool_rounds: bool = False,
 ) -> LlamaCpp:
-    """Serve /v1/chat/completions like llama.cpp's server; answers come from `script`."""
+    """Serve /v1/chat/completions like llama.cpp's server; answers come from `script`.
+
+    With `refuses_tool_rounds`, a request holding a tool round (a `tool` message, or an
+    assistant message with `tool_calls`) is refused as a chat template with no tool role
+    refuses it (Gemma's: roles must alternate).
+    """
     fake = LlamaCpp(drops_system=drops_system)
 
     def handle(req: Request) -> Reply:
@@ -74,6 +80,12 @@ def install(
                 "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
                 "  Input should be 'text' or 'json_object'"
             )
+            return Reply(500, {"error": {"message": message, "type": "internal_server_error"}})
+        if refuses_tool_rounds and any(
+            m.get("role") == "tool" or m.get("tool_calls") for m in body.get("messages") or []
+        ):
+            fake.refused.append(body)
+            message = "Conversation roles must alternate user/assistant/user/assistant/..."
             return Reply(500, {"error": {"message": message, "type": "internal_server_error"}})
         if body.get("stream") and body.get("tool_choice"):
             fake.refused.append(body)

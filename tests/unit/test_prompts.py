@@ -25,6 +25,7 @@ EXPECTED = {
     "system.recalled": {"recalled"},
     "system.pinned": {"pinned"},
     "system.continue": set(),
+    "system.in_words": set(),
     "summary.generate": {"turn_label", "target_chars", "conversation"},
     "summary.retry": {"target_chars"},
     "summary.digest": {"turn_label", "target_chars", "summaries"},
