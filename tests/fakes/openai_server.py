@@ -145,7 +145,13 @@ def broken(kind: str) -> Responder:
         if kind == "no_choices":
             body = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m"}
             yield f"data: {json.dumps(body | {'choices': []})}\n\n".encode()
-        elif kind == "cut_tool_args":
+        elif kind in ("cut_tool_args", "cut_tool_args_stop", "cut_sum_args_stop"):
+            cut = (
+                '{"expression": "1+'
+                if kind == "cut_sum_args_stop"
+                else '{"expression": "123456*1000'
+            )
+
             yield _chunk(
                 {
                     "role": "assistant",
@@ -160,14 +166,9 @@ def broken(kind: str) -> Responder:
                     ],
                 }
             )
-            yield _chunk(
-                {
-                    "tool_calls": [
-                        {"index": 0, "function": {"arguments": '{"expression": "123456*1000'}}
-                    ]
-                }
-            )
-            yield _chunk({}, "length")
+            yield _chunk({"tool_calls": [{"index": 0, "function": {"arguments": cut}}]})
+            # cut at the length limit, or cut and the stream ends as a normal call does
+            yield _chunk({}, "length" if kind == "cut_tool_args" else "tool_calls")
         else:
             text = {
                 "length": "이 답은 중간에서 잘",

@@ -193,6 +193,26 @@ def test_cut_off_or_unparseable_tool_arguments_never_run(
     assert ran == []
 
 
+def test_arguments_that_never_close_never_run_whatever_the_finish_reason(
+    http_server: FakeHTTPServer, tmp_path: Path
+) -> None:
+    """Issue 43, row 3: the client "repairs" JSON that never closed; a call runs as sent."""
+    ran: list[str] = []
+    oai.install(http_server, [oai.broken("cut_tool_args_stop"), oai.broken("cut_sum_args_stop")])
+    app = open_app(
+        _settings(http_server, tmp_path),
+        tools=[_calculator(ran)],
+        approval_required=frozenset(),
+        index=None,
+    )
+    thread = new_thread(app)
+    big = run_turn(app, thread, "123456*1000 계산해 줘", turn_count=1, compression_rate=0.3)
+    small = run_turn(app, thread, "1+1 계산해 줘", turn_count=2, compression_rate=0.3)
+    assert ran == []  # neither 123456*1000 nor 1 was computed
+    assert (big.error_code, small.error_code) == ("LLM_BAD_RESPONSE", "LLM_BAD_RESPONSE")
+    assert "123456000" not in big.answer
+
+
 def test_the_turn_time_limit_keeps_the_text_so_far(
     http_server: FakeHTTPServer, tmp_path: Path
 ) -> None:
