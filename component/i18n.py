@@ -65,6 +65,13 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "벡터 만드는 중 {done}/{total} · 그동안 키워드 검색",
         "en": "building vectors {done}/{total}; keyword search meanwhile",
     },
+    "index_reason_shared_server": {
+        "ko": "키워드 검색: EMBEDDING_MODEL이 없어 답하는 모델 서버로 문서를 임베딩하지 않습니다 "
+        "(같은 서버가 임베딩하면 답이 그 뒤에서 기다립니다). EMBEDDING_MODEL을 정하면 턴 사이에 만듭니다.",
+        "en": "Keyword search: EMBEDDING_MODEL is not set, so the server that answers the chat does "
+        "not embed the documents (answers would wait behind it). Set EMBEDDING_MODEL to build "
+        "vectors there, between turns.",
+    },
     "doc_kind_faq": {"ko": "FAQ", "en": "FAQ"},
     "doc_kind_guide": {"ko": "안내서", "en": "guide"},
     "doc_steps": {"ko": "절차 있음", "en": "has steps"},

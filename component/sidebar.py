@@ -235,6 +235,8 @@ def render_index(status: Mapping[str, Any] | None, lang: str) -> None:
         st.caption(
             t("index_size", lang, docs=status["documents"], chunks=status["chunks"], mode=mode)
         )
+        if status.get("keyword_reason"):
+            st.caption(f"ℹ️ {t('index_reason_' + str(status['keyword_reason']), lang)}")
         for problem in status["problems"]:
             st.caption(f"⚠️ {problem}")
         for doc in status.get("catalog", []):

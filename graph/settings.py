@@ -52,7 +52,13 @@ class Settings:
         "SUMMARY_MODEL", "", "Cheaper model for summaries; empty means the chat model."
     )
     embedding_model: str = _env(
-        "EMBEDDING_MODEL", "text-embedding-3-small", "Embeddings for FAISS retrieval."
+        "EMBEDDING_MODEL",
+        "",
+        "Embeddings for FAISS and hybrid retrieval. Unset: OpenAI's text-embedding-3-small "
+        "with OpenAI; with OPENAI_BASE_URL none, and search is by keywords (the sidebar says "
+        "so): a local server that also answers the chat would embed the documents in the "
+        "turns' queue. Set it (to the chat model's own name, or an embedding model the server "
+        "has) to embed there; the vectors are then built between turns, one request at a time.",
     )
     llm_timeout_s: str = _env("LLM_TIMEOUT_S", "60", "Seconds before a model call gives up.")
     llm_max_retries: str = _env(
@@ -226,8 +232,9 @@ class Settings:
     )
     embedding_batch: str = _env(
         "EMBEDDING_BATCH",
-        "16",
-        "Document sections sent to the embeddings server in one request (1 or more). With a "
+        "auto",
+        "Document sections sent to the embeddings server in one request (1 or more; auto: 16 "
+        "to OpenAI, 1 to a compatible server, so a turn waits behind one section at most). With a "
         "server, vectors are built batch by batch in the background (keyword search answers "
         "meanwhile) and kept by content under INDEX_DIR, so a restart or another process "
         "embeds only what is not there yet.",
@@ -268,6 +275,14 @@ class Settings:
         if self.provider == "openai":
             return "openai"
         return "openai" if (self.openai_api_key or self.openai_base_url) else "offline"
+
+    @property
+    def embedding_model_name(self) -> str:
+        """The embedding model to use, or '' for none (EMBEDDING_MODEL's default above)."""
+        named = self.embedding_model.strip()
+        if named or self.resolved_provider != "openai":
+            return named
+        return "" if self.openai_base_url.strip() else "text-embedding-3-small"
 
     @property
     def default_rate(self) -> float:

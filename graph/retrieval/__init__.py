@@ -52,8 +52,10 @@ def _embeddings(settings: Settings) -> Embeddings | None:
         # max_retries=0: the index asks a failed batch again itself (graph.retrieval.vectors),
         # and not when the server says it does not take the request; a failed query
         # embedding falls back to keyword search for that search alone.
+        if not settings.embedding_model_name:
+            return None  # a compatible server with no EMBEDDING_MODEL: keyword search
         return OpenAIEmbeddings(
-            model=settings.embedding_model,
+            model=settings.embedding_model_name,
             check_embedding_ctx_length=False,
             api_key=settings.openai_api_key or "not-needed",  # type: ignore[arg-type]
             base_url=settings.openai_base_url or None,
@@ -67,7 +69,8 @@ def open_index(settings: Settings) -> DocumentIndex:
     """The index over `settings.docs_dir`, kept under `settings.index_path`.
 
     It searches as RETRIEVAL_MODE says when an embeddings server is configured; keyword
-    search builds no vectors, and offline (no server) every mode is keyword search (BM25
+    search builds no vectors, nor does a compatible server with no EMBEDDING_MODEL (it
+    answers the chat: `keyword_reason` says so), and offline (no server) every mode is keyword search (BM25
     with the office glossary). A server's embeddings are built in the background in
     batches of EMBEDDING_BATCH and kept by content under the index folder, shared by every
     process that opens it. ValueError names a bad embedding setting.
@@ -77,6 +80,11 @@ def open_index(settings: Settings) -> DocumentIndex:
     mode = settings.search_mode
     embeddings = None if mode == "keyword" else _embeddings(settings)
     remote = None if embeddings is None else remote_vectors(settings)
+    shared = (
+        mode != "keyword"
+        and settings.resolved_provider == "openai"
+        and not settings.embedding_model_name
+    )
     return DocumentIndex(
         Path(settings.docs_dir),
         settings.index_path,
@@ -84,6 +92,7 @@ def open_index(settings: Settings) -> DocumentIndex:
         mode=mode,
         mix=settings.search_all_mix,
         remote=remote,
+        keyword_reason="shared_server" if shared else "",
     )
 
 

@@ -45,6 +45,7 @@ from graph.retrieval.tokenize import (
     stem_english,
     tokens,
 )
+from graph.server_queue import queue_for
 
 log = logging.getLogger(__name__)
 
@@ -146,8 +147,12 @@ class DocumentIndex:
         mode: Mode = "hybrid",
         mix: tuple[int, int] = SEARCH_MIX,
         remote: served.RemoteVectors | None = None,
+        keyword_reason: str = "",
     ) -> None:
         self.docs_dir = Path(docs_dir)
+        self.keyword_reason = keyword_reason
+        """Why search is by keywords although RETRIEVAL_MODE asks for vectors: `shared_server`
+        (EMBEDDING_MODEL unset, and the server answers the chat); '' otherwise."""
         self.mix = mix
         """FAQ and guide passages a `search_all` returns (SEARCH_ALL_MIX)."""
         self.mode: Mode = mode if embeddings is not None else "keyword"
@@ -432,6 +437,7 @@ class DocumentIndex:
             and ((not vectors and building is None) or bool(self._query_failure)),
             "building": building,
             "problems": problems,
+            "keyword_reason": self.keyword_reason,
         }
 
     def _terms(self, query: str) -> QueryTerms:
@@ -637,8 +643,14 @@ class DocumentIndex:
 
         if not isinstance(self.embeddings, HashingEmbeddings):
             query = mask(query, {})  # a remote embedding model never sees the user's PII
+        queue = queue_for(self.remote.server) if self.remote is not None else None
         try:
-            vector = np.asarray([self.embeddings.embed_query(query)], dtype=np.float32)
+            if queue is None:
+                vector = np.asarray([self.embeddings.embed_query(query)], dtype=np.float32)
+            else:  # the server's one embedding slot: behind a batch already sent, at most
+                with queue.foreground():
+                    embedded = self.embeddings.embed_query(query)
+                vector = np.asarray([embedded], dtype=np.float32)
         except Exception as exc:  # noqa: BLE001 - fall back to the keyword ranking
             log.warning("query embedding failed: %s", exc)
             self._query_failure = (

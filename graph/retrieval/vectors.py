@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from graph.server_queue import queue_for
+
 if TYPE_CHECKING:
     from graph.settings import Settings
 
@@ -80,6 +82,9 @@ class RemoteVectors:
     """Seconds a new build is waited for before keyword search answers (EMBEDDING_WAIT_S)."""
     retry_pause_s: float = RETRY_PAUSE_S
     """Pause before the first retry of a batch."""
+    server: str = ""
+    """The compatible server's URL, whose turns go first (`graph.server_queue`); '' for
+    OpenAI's own API."""
 
 
 def _setting(settings: Settings, name: str, env: str, minimum: float) -> float:
@@ -103,17 +108,22 @@ def remote_vectors(settings: Settings) -> RemoteVectors:
 
     ValueError names a bad EMBEDDING_BATCH or EMBEDDING_WAIT_S.
     """
-    batch = _setting(settings, "embedding_batch", "EMBEDDING_BATCH", 1)
+    server = settings.openai_base_url.strip().rstrip("/")
+    if settings.embedding_batch.strip().lower() == "auto":
+        batch = 1.0 if server else 16.0  # a local server: one section ahead of a turn at most
+    else:
+        batch = _setting(settings, "embedding_batch", "EMBEDDING_BATCH", 1)
     if batch != int(batch):
         raise ValueError(
-            f"EMBEDDING_BATCH must be a whole number, got {settings.embedding_batch!r}"
+            f"EMBEDDING_BATCH must be a whole number or auto, got {settings.embedding_batch!r}"
         )
-    base = (settings.openai_base_url.strip() or "https://api.openai.com/v1").rstrip("/")
+    base = server or "https://api.openai.com/v1"
     return RemoteVectors(
-        identity=f"{settings.embedding_model.strip()} @ {base}",
+        identity=f"{settings.embedding_model_name} @ {base}",
         batch=int(batch),
         retries=max(0, settings.max_retries),
         wait_s=_setting(settings, "embedding_wait_s", "EMBEDDING_WAIT_S", 0),
+        server=server,
     )
 
 
@@ -317,11 +327,18 @@ def _embed_batch(
 ) -> list[list[float]]:
     """One batch's vectors, asked again only for a passing failure (`retryable`)."""
     attempt = 0
+    queue = queue_for(plan.server)
     while True:
         if cancelled():
             raise Cancelled
         try:
-            raw = embeddings.embed_documents(texts)
+            if queue is None:
+                raw = embeddings.embed_documents(texts)
+            else:  # after the server's running turns, one request in flight
+                with queue.background():
+                    if cancelled():
+                        raise Cancelled
+                    raw = embeddings.embed_documents(texts)
         except Exception as exc:
             if attempt >= plan.retries or not retryable(exc):
                 raise

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from graph.errors import ErrorCode, InputError, ThreadBusy
 from graph.memory import STRATEGIES
+from graph.server_queue import running_turn
 from graph.session.app import ChatApp, pending_approval, thread_values
 from graph.session.context import TurnContext, turn_context
 from graph.session.events import Event, TurnEvents
@@ -89,7 +90,9 @@ def run_request(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnO
     """
     context = turn_context(app, request.thread_id)  # the turn's config, made once
     try:
-        outcome = _run(app, request, events, context)
+        # the whole request goes before a local server's background embeddings
+        with running_turn(app.settings.openai_base_url):
+            outcome = _run(app, request, events, context)
     except ThreadBusy as exc:
         return _refuse(events, str(exc), ErrorCode.THREAD_BUSY)
     except InputError as exc:

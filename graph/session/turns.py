@@ -46,6 +46,7 @@ from graph.nodes.llm import (
     fallback_message,
 )
 from graph.nodes.memory import MEMORY_NODE
+from graph.server_queue import running_turn
 from graph.session.app import (
     ChatApp,
     approval_in,
@@ -542,7 +543,8 @@ def _stream(
     last: BaseMessage | None = None
     answering = answer_nodes(app.settings)  # whose tokens are the answer's (not a step's)
     try:
-        with storage_errors():
+        # a local server's turn goes before its background embeddings (graph.server_queue)
+        with storage_errors(), running_turn(app.settings.openai_base_url):
             # A checkpoint after every step, saved before the next one starts: the user's
             # message is on disk before the model runs (a crash keeps it, unanswered), and
             # a fork can start before or after any node.

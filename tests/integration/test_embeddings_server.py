@@ -279,7 +279,11 @@ def test_a_batch_waits_no_longer_than_the_timeout(http_server, tmp_path: Path) -
 
 
 def test_bad_embedding_settings_are_refused_with_their_name(tmp_path: Path) -> None:
-    env = {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "CHAT_DB_PATH": str(tmp_path / "c.db")}
+    env = {
+        "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+        "EMBEDDING_MODEL": "m",
+        "CHAT_DB_PATH": str(tmp_path / "c.db"),
+    }
     for name, bad in [
         ("EMBEDDING_BATCH", "0"),
         ("EMBEDDING_BATCH", "2.5"),

@@ -325,7 +325,11 @@ def test_documents_are_embedded_by_a_compatible_server_offline(http_server, tmp_
 
     seen = _embeddings_route(http_server)
     settings = _settings(
-        http_server, tmp_path, DOCS_DIR=str(_docs(tmp_path)), INDEX_DIR=str(tmp_path / "index")
+        http_server,
+        tmp_path,
+        DOCS_DIR=str(_docs(tmp_path)),
+        INDEX_DIR=str(tmp_path / "index"),
+        EMBEDDING_MODEL="nomic-embed-text",  # named: unset, a compatible server is not asked
     )
     index = open_index(settings)
     hits = index.search("재택근무 며칠", k=1)
@@ -340,7 +344,11 @@ def test_failing_embeddings_are_shown_as_a_degraded_index(http_server, tmp_path:
 
     _embeddings_route(http_server, status=500)
     settings = _settings(
-        http_server, tmp_path, DOCS_DIR=str(_docs(tmp_path)), INDEX_DIR=str(tmp_path / "index")
+        http_server,
+        tmp_path,
+        DOCS_DIR=str(_docs(tmp_path)),
+        INDEX_DIR=str(tmp_path / "index"),
+        EMBEDDING_MODEL="nomic-embed-text",  # named: unset, a compatible server is not asked
     )
     index = open_index(settings)
     assert index.search("expense report", k=1)[0].source == "expense.md"  # keywords still work
