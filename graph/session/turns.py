@@ -605,6 +605,7 @@ def _stream(
     try:  # housekeeping: a failure here changes nothing that was saved
         prune_checkpoints(app.persistence.saver, thread_id, app.settings.keep_turns)
         update_thread(app.persistence.archive, thread_id)
+        app.persistence.sweep()  # CHECKPOINTER=memory: idle sessions go
     except DB_ERRORS as exc:
         log.warning("after the turn, pruning or the thread list failed: %s", exc)
     if outcome.pending is None:
