@@ -180,6 +180,13 @@ class Settings:
         "use (the service's job queue uses the same Redis). Empty: nothing outside the "
         "database.",
     )
+    short_term_idle_s: str = _env(
+        "SHORT_TERM_IDLE_S",
+        "",
+        "Batch cleanup of seed 003's short-term keys (python -m service.short_term_sweep, "
+        "and the service every SHORT_TERM_SWEEP_S): threads idle longer than this are "
+        "removed; empty: SHORT_TERM_TTL_S.",
+    )
     short_term_ttl_s: str = _env(
         "SHORT_TERM_TTL_S",
         "86400",
@@ -380,6 +387,12 @@ class Settings:
 
         name = self.memory_strategy.strip()
         return name if name in STRATEGIES else DEFAULT_STRATEGY
+
+    @property
+    def short_term_idle(self) -> int:
+        """SHORT_TERM_IDLE_S: idle seconds after which a sweep removes a thread's keys."""
+        value = self.short_term_idle_s.strip()
+        return int(float(value)) if value else self.short_term_ttl
 
     @property
     def short_term_ttl(self) -> int:

@@ -157,10 +157,18 @@ def create_app(
         chat = await run_in_threadpool(open_app, chat_config)
         broker: Broker
         workers = None
+        sweeper: asyncio.Task[None] | None = None
         if config.redis_url:
             from service.redis_broker import RedisBroker
 
             broker = RedisBroker(config.redis_url, ttl_s=float(config.event_ttl_s))
+            every = float(config.short_term_sweep_s or 0)
+            if every > 0 and chat_config.short_term_redis_url.strip():
+                from service.short_term_sweep import schedule
+
+                sweeper = asyncio.create_task(
+                    schedule(chat_config, chat.persistence.archive, every)
+                )
         else:
             broker = LocalBroker(ttl_s=float(config.event_ttl_s))
             workers = EmbeddedWorkers(chat, broker, config.worker_count(chat_config))
@@ -169,6 +177,8 @@ def create_app(
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
             if workers is not None:
                 workers.stop()
             await broker.aclose()
