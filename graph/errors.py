@@ -44,6 +44,12 @@ class ErrorCode(StrEnum):
     the task ended there (seed 004); the conversation before it stays as it was."""
     SAFEGUARD_BLOCKED = "SAFEGUARD_BLOCKED"
     """The safeguard blocked the message (HARMFUL); it was never sent to a model."""
+    SAFEGUARD_PII_MASKED = "SAFEGUARD_PII_MASKED"
+    """The safeguard found personal data (PII): the turn is answered, and each value is
+    masked before any text leaves the machine for a model provider."""
+    SAFEGUARD_INJECTION_WARNED = "SAFEGUARD_INJECTION_WARNED"
+    """The safeguard labelled the message a prompt injection: the turn is answered with a
+    warning, and tools that send text out of the machine need approval this turn."""
     THREAD_BUSY = "THREAD_BUSY"
     """Another process is running a turn of the same thread; nothing was written."""
     TOOL_LOOP_LIMIT = "TOOL_LOOP_LIMIT"

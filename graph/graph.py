@@ -139,7 +139,9 @@ def build_graph(
     # seed 004's supervisor plans the steps itself: no router before the memory nodes
     first = "router_node" if index is not None and not settings.supervised else "summary_node"
     builder.add_conditional_edges(
-        "safeguard_node", route_after_safeguard, {"next": first, "__end__": END}
+        "safeguard_node",
+        route_after_safeguard,
+        {"answer": first, "mask": first, "warn": first, "block": END},
     )
     builder.add_edge("summary_node", "recall_node")
     builder.add_edge(MEMORY_NODE, END)

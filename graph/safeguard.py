@@ -2,12 +2,17 @@
 
 Labels and policy (`SafeguardLabel`, `POLICY`):
 
-| label | found by (offline rules) | policy |
-|---|---|---|
-| PASS | nothing below | answered as usual |
-| PII | phone numbers, e-mail addresses, Korean resident registration numbers, card numbers (Luhn) | **mask**: answered; before any text leaves the machine for a model provider each value is replaced by a placeholder, and the reply is unmasked locally, so the stored conversation, the panel and the answer keep the real values |
-| PROMPT_INJECTION | "ignore previous instructions", "reveal the system prompt", ... | **warn**: answered, the user sees the warning, and tools that send text out of the machine need approval this turn |
-| HARMFUL | instructions for weapons, explosives, or self-harm methods | **block**: never sent to a provider; the turn is closed unanswered (SAFEGUARD_BLOCKED) |
+| label | found by (offline rules) | policy (= route) | error code |
+|---|---|---|---|
+| PASS | nothing below | **answer**: answered as usual | - |
+| PII | phone numbers, e-mail addresses, Korean resident registration numbers, card numbers (Luhn) | **mask**: answered; before any text leaves the machine for a model provider each value is replaced by a placeholder, and the reply is unmasked locally, so the stored conversation, the panel and the answer keep the real values | SAFEGUARD_PII_MASKED |
+| PROMPT_INJECTION | "ignore previous instructions", "reveal the system prompt", ... | **warn**: answered, the user sees the warning, and tools that send text out of the machine need approval this turn | SAFEGUARD_INJECTION_WARNED |
+| HARMFUL | instructions for weapons, explosives, or self-harm methods | **block**: never sent to a provider; the turn is closed unanswered | SAFEGUARD_BLOCKED |
+
+Every label but PASS is routed by its policy's name (`graph.nodes.safeguard.
+route_after_safeguard`) and recorded with its error code in the state (`safeguard`,
+`errors`), the checkpoint's metadata and the turn's metadata event (seed 001: "PASS 외
+라우팅 및 error_code 설정"). Only a block ends the turn unanswered.
 
 Masking is deterministic (`[PHONE_3f2a]` for the same number every time), so no mapping has
 to be stored: the values in the context being sent are the mapping, and they stay local.
@@ -22,6 +27,8 @@ from enum import StrEnum
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
+
+from graph.errors import ErrorCode
 
 
 class SafeguardLabel(StrEnum):
@@ -39,7 +46,14 @@ POLICY = {
     SafeguardLabel.PROMPT_INJECTION: "warn",
     SafeguardLabel.HARMFUL: "block",
 }
-"""What each label does to the turn (see the module docstring)."""
+"""What each label does to the turn (see the module docstring); also the route's name."""
+
+ERROR_CODES = {
+    SafeguardLabel.PII: ErrorCode.SAFEGUARD_PII_MASKED,
+    SafeguardLabel.PROMPT_INJECTION: ErrorCode.SAFEGUARD_INJECTION_WARNED,
+    SafeguardLabel.HARMFUL: ErrorCode.SAFEGUARD_BLOCKED,
+}
+"""The error code each label other than PASS is recorded with (seed 001)."""
 
 _PII: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("RRN", re.compile(r"(?<!\d)\d{6}-[1-8]\d{6}(?!\d)")),

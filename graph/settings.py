@@ -96,6 +96,34 @@ class Settings:
         "postgresql://user@host/db: checkpoints and the archive in PostgreSQL (shared by many "
         "processes and machines) instead of the SQLite file CHAT_DB_PATH.",
     )
+    checkpointer: str = _env(
+        "CHECKPOINTER",
+        "",
+        "Where LangGraph's checkpoints live. Empty: in the database (SQLite, or PostgreSQL "
+        "with DATABASE_URL). redis: seed 001's Redis checkpointer (langgraph-checkpoint-redis; "
+        "a Redis with RedisJSON and RediSearch at CHECKPOINT_REDIS_URL); memory: in this "
+        "process only, for ephemeral sessions (MEMORY_IDLE_S, MEMORY_MAX_THREADS). Either "
+        "keeps the thread list and the archive in the database, and refuses a turn's "
+        "versions (their rows move with the archive).",
+    )
+    checkpoint_redis_url: str = _env(
+        "CHECKPOINT_REDIS_URL",
+        "",
+        "CHECKPOINTER=redis: the Redis (with RedisJSON and RediSearch) of the checkpoints; "
+        "empty: REDIS_URL.",
+    )
+    memory_idle_s: str = _env(
+        "MEMORY_IDLE_S",
+        "3600",
+        "CHECKPOINTER=memory: a thread unused this many seconds is deleted whole "
+        "(checkpoints, archive, list entry) at the next sweep, after any turn.",
+    )
+    memory_max_threads: str = _env(
+        "MEMORY_MAX_THREADS",
+        "100",
+        "CHECKPOINTER=memory: at most this many threads are kept; past it the least "
+        "recently used are deleted whole.",
+    )
     compression_rate: str = _env(
         "COMPRESSION_RATE", str(DEFAULT_COMPRESSION_RATE), "Default rate for new threads."
     )
@@ -157,6 +185,13 @@ class Settings:
         "chat:{tenant}:{session}:short|memory|entities, for SHORT_TERM_TTL_S after their last "
         "use (the service's job queue uses the same Redis). Empty: nothing outside the "
         "database.",
+    )
+    short_term_idle_s: str = _env(
+        "SHORT_TERM_IDLE_S",
+        "",
+        "Batch cleanup of seed 003's short-term keys (python -m service.short_term_sweep, "
+        "and the service every SHORT_TERM_SWEEP_S): threads idle longer than this are "
+        "removed; empty: SHORT_TERM_TTL_S.",
     )
     short_term_ttl_s: str = _env(
         "SHORT_TERM_TTL_S",
@@ -369,6 +404,12 @@ class Settings:
         return name if name in STRATEGIES else DEFAULT_STRATEGY
 
     @property
+    def short_term_idle(self) -> int:
+        """SHORT_TERM_IDLE_S: idle seconds after which a sweep removes a thread's keys."""
+        value = self.short_term_idle_s.strip()
+        return int(float(value)) if value else self.short_term_ttl
+
+    @property
     def short_term_ttl(self) -> int:
         """SHORT_TERM_TTL_S as a whole number of seconds, at least 1."""
         value = self._int("short_term_ttl_s")
@@ -450,6 +491,31 @@ class Settings:
         if value < 0:
             raise ValueError(f"CHECKPOINT_KEEP_TURNS must be 0 or more, got {value}")
         return value
+
+    @property
+    def checkpointer_kind(self) -> str:
+        """CHECKPOINTER: database (the default), redis or memory; ValueError for others."""
+        kind = self.checkpointer.strip().lower() or "database"
+        if kind in ("sqlite", "postgres", "postgresql"):
+            kind = "database"
+        if kind not in ("database", "redis", "memory"):
+            raise ValueError(f"CHECKPOINTER must be empty, redis or memory, got {kind!r}")
+        if kind == "redis" and not self.checkpoint_redis.strip():
+            raise ValueError("CHECKPOINTER=redis needs CHECKPOINT_REDIS_URL or REDIS_URL")
+        return kind
+
+    @property
+    def checkpoint_redis(self) -> str:
+        """The Redis URL of CHECKPOINTER=redis: CHECKPOINT_REDIS_URL, else REDIS_URL."""
+        return self.checkpoint_redis_url.strip() or self.short_term_redis_url.strip()
+
+    @property
+    def memory_limits(self) -> tuple[float, int]:
+        """(MEMORY_IDLE_S, MEMORY_MAX_THREADS) of CHECKPOINTER=memory."""
+        idle, most = self._float("memory_idle_s"), self._int("memory_max_threads")
+        if idle <= 0 or most < 1:
+            raise ValueError("MEMORY_IDLE_S must be above 0 and MEMORY_MAX_THREADS at least 1")
+        return idle, most
 
     @property
     def database(self) -> str:

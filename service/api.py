@@ -65,7 +65,7 @@ from service.limits import BodyLimit, StreamSlots, client_key, past_end
 from service.models import (
     ChatAnswer,
     ChatRequest,
-    CheckpointList,
+    CheckpointListResponse,
     Decision,
     Forked,
     ForkRequest,
@@ -74,8 +74,9 @@ from service.models import (
     JobState,
     Progress,
     RedoRequest,
-    Session,
+    ResumeResponse,
     SessionPatch,
+    SessionStateResponse,
     TurnVersionsOut,
     VersionRequest,
 )
@@ -156,10 +157,18 @@ def create_app(
         chat = await run_in_threadpool(open_app, chat_config)
         broker: Broker
         workers = None
+        sweeper: asyncio.Task[None] | None = None
         if config.redis_url:
             from service.redis_broker import RedisBroker
 
             broker = RedisBroker(config.redis_url, ttl_s=float(config.event_ttl_s))
+            every = float(config.short_term_sweep_s or 0)
+            if every > 0 and chat_config.short_term_redis_url.strip():
+                from service.short_term_sweep import schedule
+
+                sweeper = asyncio.create_task(
+                    schedule(chat_config, chat.persistence.archive, every)
+                )
         else:
             broker = LocalBroker(ttl_s=float(config.event_ttl_s))
             workers = EmbeddedWorkers(chat, broker, config.worker_count(chat_config))
@@ -168,6 +177,8 @@ def create_app(
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
             if workers is not None:
                 workers.stop()
             await broker.aclose()
@@ -298,19 +309,21 @@ def create_app(
         )
         return await _answer(svc, job, after=0)
 
-    @api.get("/api/sessions", response_model=list[Session], dependencies=guarded)
-    def sessions() -> list[Session]:
+    @api.get("/api/sessions", response_model=list[SessionStateResponse], dependencies=guarded)
+    def sessions() -> list[SessionStateResponse]:
         svc = service()
         return [_session(svc, r["thread_id"]) for r in threads(svc.chat) if visible(r)]
 
-    @api.get("/api/sessions/{thread_id}", response_model=Session, dependencies=guarded)
-    def session(thread_id: str) -> Session:
+    @api.get("/api/sessions/{thread_id}", response_model=SessionStateResponse, dependencies=guarded)
+    def session(thread_id: str) -> SessionStateResponse:
         svc = service()
         _known(svc, thread_id)
         return _session(svc, thread_id)
 
-    @api.patch("/api/sessions/{thread_id}", response_model=Session, dependencies=guarded)
-    def patch_session(thread_id: str, body: SessionPatch) -> Session:
+    @api.patch(
+        "/api/sessions/{thread_id}", response_model=SessionStateResponse, dependencies=guarded
+    )
+    def patch_session(thread_id: str, body: SessionPatch) -> SessionStateResponse:
         svc = service()
         _known(svc, thread_id)
         with _refusals():
@@ -332,11 +345,14 @@ def create_app(
         svc.known.discard(thread_id)
         return Response(status_code=204)
 
-    @api.post("/api/sessions/{thread_id}/resume", response_model=ChatAnswer, dependencies=guarded)
-    async def resume(thread_id: str, body: Decision) -> ChatAnswer:
+    @api.post(
+        "/api/sessions/{thread_id}/resume", response_model=ResumeResponse, dependencies=guarded
+    )
+    async def resume(thread_id: str, body: Decision) -> ResumeResponse:
         svc = service()
         job, after = await run_in_threadpool(_decide, svc, thread_id, body)
-        return await _answer(svc, job, after=after)
+        answer = await _answer(svc, job, after=after)
+        return ResumeResponse(**answer.model_dump())
 
     @api.get("/api/sessions/{thread_id}/export", dependencies=guarded)
     def export_session(thread_id: str) -> dict[str, Any]:
@@ -348,12 +364,12 @@ def create_app(
 
     @api.get(
         "/api/sessions/{thread_id}/checkpoints",
-        response_model=CheckpointList,
+        response_model=CheckpointListResponse,
         dependencies=guarded,
     )
     def list_checkpoints(
         thread_id: str, limit: int = CHECKPOINT_PAGE, before: str | None = None
-    ) -> CheckpointList:
+    ) -> CheckpointListResponse:
         """The thread's kept checkpoints, newest first, with seed 001's metadata.
 
         A page at a time: `limit` of them (1-500), older than the checkpoint `before` (a
@@ -363,7 +379,7 @@ def create_app(
         _known(svc, thread_id)
         with _refusals():
             page = checkpoint_page(svc.chat, thread_id, limit=limit, before=before)
-        return CheckpointList(
+        return CheckpointListResponse(
             thread_id=page.thread_id, checkpoints=page.checkpoints, next_cursor=page.next_cursor
         )
 
@@ -948,7 +964,7 @@ async def _answer(svc: Service, job: Job, after: int) -> ChatAnswer:
     )
 
 
-def _session(svc: Service, thread_id: str) -> Session:
+def _session(svc: Service, thread_id: str) -> SessionStateResponse:
     view = load_thread(svc.chat, thread_id, recent_turns=0)
     status: Literal["waiting_human", "in_progress", "completed", "idle"]
     if view.pending is not None:
@@ -960,7 +976,7 @@ def _session(svc: Service, thread_id: str) -> Session:
     stats: dict[str, Any] = dict(summary_stats(view.summary_history))
     stats["last_context"] = view.state.get("last_context") or {}
     stats["summary_calls"] = int(view.state.get("summary_calls", 0))
-    return Session(
+    return SessionStateResponse(
         thread_id=thread_id,
         title=view.title,
         status=status,

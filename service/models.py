@@ -289,8 +289,8 @@ class Forked(BaseModel):
     resumable: bool
 
 
-class Session(BaseModel):
-    """A thread as the API shows it (seed 004's session state plus the panel's figures)."""
+class SessionStateResponse(BaseModel):
+    """A thread as the API shows it: seed 004's session state, plus the panel's figures."""
 
     thread_id: str
     title: str
@@ -310,7 +310,7 @@ class Session(BaseModel):
     """For a fork: the thread, checkpoint and turn it was taken from."""
 
 
-class CheckpointList(BaseModel):
+class CheckpointListResponse(BaseModel):
     """`GET /api/sessions/{thread_id}/checkpoints`: one page, newest first (seed 004).
 
     `next_cursor`, passed as `?before=`, gives the next (older) page; None on the last.
@@ -319,6 +319,13 @@ class CheckpointList(BaseModel):
     thread_id: str
     checkpoints: list[dict[str, Any]]
     next_cursor: str | None = None
+
+
+class ResumeResponse(ChatAnswer):
+    """`POST /api/sessions/{thread_id}/resume`: the answer once the decision ran (seed 004).
+
+    The fields of `POST /chat`'s answer.
+    """
 
 
 class Problem(BaseModel):

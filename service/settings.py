@@ -66,6 +66,12 @@ class ServiceSettings:
     max_body_bytes: str = env_field(
         "MAX_BODY_BYTES", "1000000", "Largest request body accepted, in bytes."
     )
+    short_term_sweep_s: str = env_field(
+        "SHORT_TERM_SWEEP_S",
+        "3600",
+        "With REDIS_URL: every this many seconds the API process sweeps seed 003's "
+        "short-term keys in batches (`python -m service.short_term_sweep`); 0: never.",
+    )
     event_ttl_s: str = env_field(
         "EVENT_TTL_S", "3600", "How long a finished job's events stay readable (Redis)."
     )

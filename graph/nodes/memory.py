@@ -100,6 +100,7 @@ def make_memory_node(
                 short=[turn_record(n, t) for n, t in _numbered(state)],
                 memory=str(after.get("memory", "")),
                 entities=list(after.get("entities", [])),
+                covered=waiting(after)[0],
             )
             try:
                 store.save(tenant_of(archive, thread_id), thread_id, short)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from graph.errors import ErrorCode, error_record
 from graph.nodes.base import Node
 from graph.nodes.llm import fallback_message
-from graph.safeguard import POLICY, SafeguardLabel, classify, mask
+from graph.safeguard import ERROR_CODES, POLICY, SafeguardLabel, classify, mask
 from graph.state import ChatState
 from graph.structured import ask_structured, collect_decisions, decision_records
 from graph.text import is_korean
@@ -58,7 +58,10 @@ def model_label(model: BaseChatModel, text: str) -> tuple[SafeguardLabel, str] |
 
 
 def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
-    """safeguard_node: classify the message; a HARMFUL one ends the turn unanswered.
+    """safeguard_node: classify the message; every label but PASS gets its error code.
+
+    PII (masked) and PROMPT_INJECTION (warned) go on to be answered, their code recorded
+    in `safeguard` and `errors`; a HARMFUL message ends the turn unanswered.
 
     Offline the rules of `graph.safeguard` decide; with a model configured it is asked too
     (one structured-output call, the message's PII masked) and the more severe label holds.
@@ -78,21 +81,35 @@ def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
         }
         if made:  # how the model's label was had, or that the rules decided alone
             update["decisions"] = decision_records(made, int(state.get("turn_count", 0)))
-        if label is SafeguardLabel.HARMFUL:
-            code = ErrorCode.SAFEGUARD_BLOCKED
+        code = ERROR_CODES.get(label)
+        if code is None:
+            return update
+        update["safeguard"]["error_code"] = code.value
+        turn = int(state.get("turn_count", 0))
+        update["errors"] = [
+            *state.get("errors", []),
+            error_record(turn, "safeguard_node", code, ", ".join(reasons)),
+        ]
+        if code is ErrorCode.SAFEGUARD_BLOCKED:
             korean = is_korean(content_text(state["messages"][-1]))
             update["messages"] = [fallback_message(code, korean)]
-            turn = int(state.get("turn_count", 0))
-            update["errors"] = [
-                *state.get("errors", []),
-                error_record(turn, "safeguard_node", code, ", ".join(reasons)),
-            ]
         return update
 
     return safeguard_node
 
 
-def route_after_safeguard(state: ChatState) -> Literal["next", "__end__"]:
-    """A blocked message ends the turn here; anything else goes on."""
-    label = (state.get("safeguard") or {}).get("label")
-    return "__end__" if label == SafeguardLabel.HARMFUL.value else "next"
+SafeguardRoute = Literal["answer", "mask", "warn", "block"]
+
+
+def route_after_safeguard(state: ChatState) -> SafeguardRoute:
+    """The label's route, named by its policy (`graph.safeguard.POLICY`).
+
+    answer (PASS), mask (PII) and warn (PROMPT_INJECTION) go on to the answer; block
+    (HARMFUL) ends the turn here, its apology written.
+    """
+    label = (state.get("safeguard") or {}).get("label") or SafeguardLabel.PASS.value
+    try:
+        policy = POLICY[SafeguardLabel(label)]
+    except ValueError:  # a label an older version saved: answered as PASS was
+        policy = POLICY[SafeguardLabel.PASS]
+    return cast(SafeguardRoute, policy)

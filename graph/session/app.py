@@ -110,7 +110,13 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     settings.supervised  # noqa: B018
     settings.token_budgets  # noqa: B018
     settings.safeguard_asks_model  # noqa: B018
-    persistence = open_persistence(settings.database)
+    kind = settings.checkpointer_kind  # a bad CHECKPOINTER is refused here too
+    persistence = open_persistence(
+        settings.database,
+        checkpointer=kind,
+        redis_url=settings.checkpoint_redis if kind == "redis" else "",
+        memory_limits=settings.memory_limits if kind == "memory" else (3600.0, 100),
+    )
     if "index" not in graph_kwargs:
         from graph.retrieval import open_index
 

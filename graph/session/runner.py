@@ -213,6 +213,8 @@ def turn_metadata(
         meta["error_code"] = outcome.error_code
     elif outcome.cut_off:  # an answer kept although cut: the job is done, the answer partial
         meta["error_code"] = meta["cut_off"] = outcome.cut_off
+    elif safeguard.get("error_code"):  # answered, its label's code (PII masked, warned)
+        meta["error_code"] = safeguard["error_code"]
     if safeguard.get("label"):
         meta["safeguard_label"] = safeguard["label"]
     decisions = [

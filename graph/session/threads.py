@@ -194,6 +194,7 @@ def delete_thread(app: ChatApp, thread_id: str) -> None:
     with storage_errors():
         delete_slots(app, thread_id)
         delete_archive(app.persistence.archive, thread_id)
+        app.persistence.delete_checkpoints(thread_id)  # kept in Redis or in memory
     store = short_term_store(app.settings)
     if store is not None:
         try:

@@ -38,6 +38,7 @@ from graph.errors import (
     error_record,
 )
 from graph.graph import answer_nodes
+from graph.memory.short_term import DEFAULT_TENANT, restored_values, short_term_store
 from graph.nodes.llm import (
     CANDIDATE_NODE,
     QUORUM_NODE,
@@ -217,6 +218,40 @@ def _start_with_history(
         app.graph.update_state(context.config, values, as_node="llm_node")
 
 
+def _read_back(app: ChatApp, context: TurnContext, record: dict[str, Any], rate: float) -> bool:
+    """Start a recursive thread with no checkpoint here from its short-term keys in Redis.
+
+    Seed 003's store (`graph.memory.short_term`): another process ran the thread, or an
+    in-memory checkpointer lost it with its process. True when the thread was started
+    from them; a Redis out of reach changes nothing (the turn goes on as a new thread's).
+    """
+    if thread_strategy(app, record) != "recursive":
+        return False
+    store = short_term_store(app.settings)
+    if store is None:
+        return False
+    tenant = str(record.get("owner") or DEFAULT_TENANT)
+    try:
+        kept = store.load(tenant, context.thread_id)
+    except Exception as exc:  # noqa: BLE001 - a copy; without it the thread starts anew
+        log.warning("short-term memory of %s not read: %s", context.thread_id, exc)
+        return False
+    if kept is None or kept.turn < 1:
+        return False
+    values = restored_values(kept, context.thread_id, rate)
+    values.update(
+        strategy="recursive",
+        context_budget=thread_budget(app, record),
+        recall=thread_recall(app, record),
+    )
+    with storage_errors():
+        app.graph.update_state(context.config, values, as_node="llm_node")
+    log.info(
+        "thread %s started from its short-term memory at turn %s", context.thread_id, kept.turn
+    )
+    return True
+
+
 def _run_turn(
     app: ChatApp,
     context: TurnContext,
@@ -240,6 +275,11 @@ def _run_turn(
     if approval_in(snapshot.interrupts) is not None:
         raise InputError("This thread is waiting for a tool approval; answer it first.")
     expected = int(context.values.get("turn_count", 0)) + 1
+    if expected == 1 and not history and _read_back(app, context, record, rate):
+        with storage_errors():
+            snapshot = app.graph.get_state(config)
+        context = context.started(snapshot=snapshot)
+        expected = int(context.values.get("turn_count", 0)) + 1
     if history and expected != 1:
         raise InputError(
             f"This thread has {expected - 1} turns and keeps its own history; send history "
@@ -615,6 +655,7 @@ def _stream(
     try:  # housekeeping: a failure here changes nothing that was saved
         prune_checkpoints(app.persistence.saver, thread_id, app.settings.keep_turns)
         update_thread(app.persistence.archive, thread_id)
+        app.persistence.sweep()  # CHECKPOINTER=memory: idle sessions go
     except DB_ERRORS as exc:
         log.warning("after the turn, pruning or the thread list failed: %s", exc)
     if outcome.pending is None:

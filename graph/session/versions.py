@@ -104,6 +104,7 @@ def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = N
     record = require_thread(app, thread_id)
     if is_slot(record):
         raise InputError(f"Unknown thread {thread_id!r}.")
+    _rows_must_move(app)
     # the turn and those after it (the last one says whether a turn is still running)
     count = load_thread(app, thread_id, recent_turns=0).turn_count
     view = load_thread(app, thread_id, recent_turns=max(1, count - turn + 1))
@@ -182,6 +183,7 @@ def switch_version(app: ChatApp, thread_id: str, turn: int, version: int) -> Tur
     InputError for a turn without versions or a version it does not have; ThreadBusy
     while a turn of the conversation runs.
     """
+    _rows_must_move(app)
     with _quiet(app, thread_id):
         record = require_thread(app, thread_id)
         entries = entries_of(record)
@@ -204,6 +206,16 @@ def switch_version(app: ChatApp, thread_id: str, turn: int, version: int) -> Tur
                     entry={"slots": slots, "shown": version},
                 )
     return TurnVersions(turn, version, len(slots))
+
+
+def _rows_must_move(app: ChatApp) -> None:
+    """Refuse a turn's versions where the checkpoints do not move with the archive."""
+    if not app.persistence.rows_move:
+        raise InputError(
+            "A turn's versions (send again, edit and resend, switch) need the checkpoints "
+            "in the database: they are not available with "
+            f"CHECKPOINTER={app.persistence.checkpointer}. Fork the conversation instead."
+        )
 
 
 def _move(

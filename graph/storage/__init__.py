@@ -12,6 +12,9 @@ layer of each module and that no import circle exists (at module or function lev
    - `archive`: archived turns, per-turn statistics, summary costs and the thread list.
    - `checkpointer` (SQLite) and `pg_checkpointer` (PostgreSQL): LangGraph's checkpoints,
      each channel value stored once, and their history.
+   - `redis_checkpointer` (CHECKPOINTER=redis) and `memory_checkpointer`
+     (CHECKPOINTER=memory): checkpoints kept apart from the database, with what `apart`
+     adds to LangGraph's savers there (metadata, history, head, pruning by turns).
    - `summaries`, `facts`, `tool_calls`, `leases`, `forks`: summaries and digests stored once,
      lost-facts records and pins, a tool call's approval, the writer lease of a thread, the
      archive copied into a fork. These build on `archive`.

@@ -289,9 +289,12 @@ class ChatMetadata:
         if values.get("route"):
             described["route"] = str(values["route"])
         safeguard = values.get("safeguard") or {}
-        if isinstance(safeguard, Mapping) and safeguard.get("label"):
+        if not isinstance(safeguard, Mapping):
+            safeguard = {}
+        if safeguard.get("label"):
             described["safeguard_label"] = str(safeguard["label"])
-        code = _error_code(values)
+        # the answer's failure, else the code of the safeguard's label (masked, warned)
+        code = _error_code(values) or safeguard.get("error_code")
         if code:
             described["error_code"] = code
         covered = [int(e["turns"][-1]) for e in values.get("summary_history") or []]

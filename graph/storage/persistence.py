@@ -18,13 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graph.storage.archive import Archive
+from graph.storage.archive import Archive, delete_archive
 from graph.storage.checkpointer import ChatSaver
 from graph.storage.db import DB_ERRORS, PgConnection, dialect, is_postgres_url
 from graph.storage.schema import SchemaError
 
 if TYPE_CHECKING:
+    from graph.storage.memory_checkpointer import MemoryChatSaver
     from graph.storage.pg_checkpointer import PgChatSaver
+    from graph.storage.redis_checkpointer import RedisChatSaver
+
+    Saver = ChatSaver | PgChatSaver | RedisChatSaver | MemoryChatSaver
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +44,7 @@ class StorageError(RuntimeError):
 class Persistence:
     """Checkpointer and archive on one database."""
 
-    saver: ChatSaver | PgChatSaver
+    saver: Saver
     """LangGraph checkpointer: one thread per conversation."""
     archive: Archive
     """Archived turns, per-turn statistics, summary costs and the thread list."""
@@ -50,6 +54,40 @@ class Persistence:
     """Set when a corrupt file was moved aside and a new one started."""
     identity: tuple[int, int] = (0, 0)
     """(device, inode) of the file when it was opened, to notice it being deleted or replaced."""
+    checkpointer: str = "database"
+    """CHECKPOINTER: database (checkpoints beside the archive), redis or memory."""
+
+    @property
+    def rows_move(self) -> bool:
+        """Whether a thread's checkpoints move with its archive rows (`archive.move_rows`).
+
+        Only where both are in the one database; a Redis or in-memory checkpointer keeps
+        its own, so a turn's versions (which move rows) are refused there.
+        """
+        return self.checkpointer == "database"
+
+    def delete_checkpoints(self, thread_id: str) -> None:
+        """Delete a thread's checkpoints kept apart from the database (Redis, memory).
+
+        The database's own go with the archive (`archive.delete_archive`).
+        """
+        if not self.rows_move:
+            self.saver.delete_thread(thread_id)
+
+    def sweep(self) -> list[str]:
+        """CHECKPOINTER=memory's cleanup: idle threads deleted whole; their ids.
+
+        Their checkpoints, archive and list entry (`MemoryChatSaver.sweep` picks them).
+        Elsewhere nothing expires.
+        """
+        from graph.storage.memory_checkpointer import MemoryChatSaver
+
+        if not isinstance(self.saver, MemoryChatSaver):
+            return []
+        gone = self.saver.sweep()
+        for thread_id in gone:
+            delete_archive(self.archive, thread_id)
+        return gone
 
     def check_file(self) -> None:
         """Raise StorageError if the database file was deleted or replaced since it was opened.
@@ -125,12 +163,66 @@ def _is_healthy(path: Path) -> bool:
     return bool(row) and row[0] == "ok"
 
 
-def open_persistence(db_path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S) -> Persistence:
+def open_persistence(
+    db_path: str | Path,
+    busy_timeout_s: float = BUSY_TIMEOUT_S,
+    checkpointer: str = "database",
+    redis_url: str = "",
+    memory_limits: tuple[float, int] = (3600.0, 100),
+) -> Persistence:
     """Open (or create) the database; a corrupt file is moved aside, never deleted.
 
     `db_path` is a SQLite file or a `postgresql://` URL. A folder or file that cannot be
-    written is named as such (StorageError), not mistaken for damage.
+    written is named as such (StorageError), not mistaken for damage. `checkpointer`
+    (CHECKPOINTER) redis or memory keeps LangGraph's checkpoints there instead; the
+    archive and the thread list stay in the database (whose checkpoint tables stay, empty).
     """
+    persistence = _open_database(db_path, busy_timeout_s)
+    if checkpointer == "database":
+        return persistence
+    try:
+        saver = _apart_saver(checkpointer, redis_url, memory_limits)
+    except BaseException:
+        persistence.close()
+        raise
+    persistence.saver.close()
+    persistence.saver = saver
+    persistence.checkpointer = checkpointer
+    return persistence
+
+
+def _apart_saver(kind: str, redis_url: str, memory_limits: tuple[float, int]) -> Saver:
+    if kind == "memory":
+        from graph.storage.memory_checkpointer import MemoryChatSaver
+
+        return MemoryChatSaver(*memory_limits)
+    if kind != "redis":
+        raise ValueError(f"unknown checkpointer {kind!r}")
+    from redis.exceptions import RedisError
+
+    from graph.storage.redis_checkpointer import RedisChatSaver, RedisUnusable
+
+    try:
+        redis_saver = RedisChatSaver(redis_url)
+        redis_saver.setup()
+    except (RedisError, RedisUnusable, OSError) as exc:
+        raise StorageError(
+            f"CHECKPOINTER=redis cannot use {_safe_redis(redis_url)}: {exc}"
+        ) from exc
+    return redis_saver
+
+
+def _safe_redis(url: str) -> str:
+    """A Redis URL without its password."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{host}{port}{parts.path}"
+
+
+def _open_database(db_path: str | Path, busy_timeout_s: float) -> Persistence:
     if is_postgres_url(str(db_path)):
         return _open_postgres(str(db_path), busy_timeout_s)
     path = Path(db_path).expanduser()
@@ -205,7 +297,7 @@ def _safe(url: str) -> str:
     return f"postgresql://{user}{info.get('host', '')}{port}/{info.get('dbname', '')}"
 
 
-def prune_checkpoints(saver: ChatSaver | PgChatSaver, thread_id: str, keep_turns: int) -> int:
+def prune_checkpoints(saver: Saver, thread_id: str, keep_turns: int) -> int:
     """Delete the thread's checkpoints older than its last `keep_turns` turns; return the count.
 
     Runs between turns only; `keep_turns` 0 keeps all. The file's freed pages go back to

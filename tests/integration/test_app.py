@@ -88,6 +88,12 @@ def test_four_turns_make_one_card_with_the_right_numbers(db: Path) -> None:
     )
     assert entry["summary"] in texts
     assert sum(1 for t in texts if re.match(r"\*\*\[\d+-\d+턴 요약\]", t)) == 1
+    # seed 002's statistics block, line by line
+    saved = round(100 * (1 - entry["summary_chars"] / entry["original_chars"]))
+    block = "\n".join(t.value for t in at.text)
+    assert "총 요약: 1개 (3턴 압축)" in block
+    assert f"원본: {entry['original_chars']:,}자 → 요약: {entry['summary_chars']:,}자" in block
+    assert f"전체 압축률: {saved}% 절감" in block
 
 
 def test_with_database_url_the_app_keeps_its_conversations_in_postgresql(

@@ -247,6 +247,7 @@ def test_pii_never_reaches_the_provider_and_the_answer_shows_the_real_values(
         "label": "PII",
         "policy": "mask",
         "reasons": ["EMAIL", "PHONE", "RRN"],
+        "error_code": "SAFEGUARD_PII_MASKED",
     }
 
 

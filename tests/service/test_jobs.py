@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import sys
 import threading
+import time
 from pathlib import Path
 
 import httpx
@@ -13,7 +15,15 @@ from graph.session import load_thread, open_app
 from graph.settings import load_settings
 from tests.fakes import openai_server as oai
 from tests.fakes.http_server import FakeHTTPServer
-from tests.service.conftest import Service, check_stream, sse, start_service
+from tests.service.conftest import (
+    Service,
+    check_stream,
+    free_port,
+    service_env,
+    sse,
+    start,
+    start_service,
+)
 
 
 def _job(client: httpx.Client, message: str, **fields) -> dict:
@@ -189,6 +199,70 @@ def test_docs_render_with_no_internet(service: Service) -> None:
             "/chat",
             "/api/sessions/{thread_id}/resume",
         } <= set(schema["paths"])
+
+
+def _response_schema(schema: dict, path: str, method: str) -> str:
+    ok = schema["paths"][path][method]["responses"]["200"]["content"]["application/json"]
+    body = ok["schema"]
+    return str(body.get("$ref") or body.get("items", {}).get("$ref", "")).rsplit("/", 1)[-1]
+
+
+def test_the_openapi_schema_names_seed_004s_response_models(service: Service) -> None:
+    with service.client() as client:
+        schema = client.get("/openapi.json").json()
+    assert {"SessionStateResponse", "CheckpointListResponse", "ResumeResponse"} <= set(
+        schema["components"]["schemas"]
+    )
+    assert _response_schema(schema, "/api/sessions/{thread_id}", "get") == "SessionStateResponse"
+    assert _response_schema(schema, "/api/sessions", "get") == "SessionStateResponse"
+    assert (
+        _response_schema(schema, "/api/sessions/{thread_id}/checkpoints", "get")
+        == "CheckpointListResponse"
+    )
+    assert _response_schema(schema, "/api/sessions/{thread_id}/resume", "post") == "ResumeResponse"
+    fields = schema["components"]["schemas"]["SessionStateResponse"]["properties"]
+    assert {"status", "is_waiting_human", "turn_count", "summary_history"} <= set(fields)
+
+
+def test_uvicorn_factory_serves_the_app_as_seed_001_runs_it(tmp_path: Path) -> None:
+    """`uv run uvicorn --factory service.api:create_app --host ... --port ...`."""
+    port = free_port()
+    env = service_env(tmp_path)
+    proc = start(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "service.api:create_app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        env,
+        tmp_path / "uvicorn.log",
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.popen.poll() is None, proc.output()
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, proc.output()
+            time.sleep(0.2)
+        with httpx.Client(base_url=url, timeout=60) as client:
+            created = client.post("/chat/jobs", json={"message": "123 * 456 계산해줘"}).json()
+            events = sse(client, created["job_id"])
+        check_stream(events)
+        answer = "".join(e["content"] for e in events if e["type"] == "token")
+        assert "56088" in answer.replace(",", "")
+    finally:
+        proc.stop()
 
 
 def test_a_token_is_required_when_set(tmp_path: Path) -> None:

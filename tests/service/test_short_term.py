@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import redis
+from langchain_core.messages import HumanMessage
 
 from graph.memory.short_term import (
     DEFAULT_TENANT,
@@ -19,11 +20,13 @@ from graph.memory.short_term import (
     ShortTerm,
     key,
     short_term_store,
+    sweep,
 )
 from graph.session import delete_thread, new_thread, open_app, run_turn, set_thread_strategy
 from graph.session.app import thread_values
 from graph.settings import load_settings
 from service.users import DEFAULT_USER
+from tests.fakes.chat import ScriptedModel
 
 
 def _value(turn: int, memory: str) -> ShortTerm:
@@ -137,3 +140,122 @@ def test_a_recursive_thread_writes_its_tenants_keys_after_each_answer(
 
 def test_without_redis_url_nothing_is_kept_outside_the_database() -> None:
     assert short_term_store(load_settings({})) is None
+
+
+def test_a_worker_without_the_threads_checkpoint_starts_it_from_redis(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """CHECKPOINTER=memory: the process that ran turns 1-8 is gone; another runs turn 9."""
+    env = {
+        "CHAT_DB_PATH": str(tmp_path / "chat.sqlite"),
+        "CHAT_PROVIDER": "offline",
+        "REDIS_URL": redis_url,
+        "CHECKPOINTER": "memory",
+    }
+    first = open_app(load_settings(env), tools=[], index=None)
+    said = [f"{n}번째: 제 예산은 {n}00만원이고 회의실은 {n}0{n}호예요." for n in range(1, 10)]
+    try:
+        thread = new_thread(first, owner="alice")
+        set_thread_strategy(first, thread, "recursive")
+        for turn, text in enumerate(said[:8], 1):
+            run_turn(first, thread, text, turn_count=turn, compression_rate=0.3)
+        before = thread_values(first, thread)
+    finally:
+        first.persistence.close()  # its checkpoints go with it
+    model = ScriptedModel(default="네, 기억하고 있어요.")
+    second = open_app(load_settings(env), model=model, tools=[], index=None)
+    try:
+        assert thread_values(second, thread) == {}  # nothing of it in this process
+        out = run_turn(second, thread, said[8], turn_count=9, compression_rate=0.3)
+        assert out.error_code is None and out.answer == "네, 기억하고 있어요."
+        state = thread_values(second, thread)
+        assert state["turn_count"] == 9
+        assert state["memory"] == before["memory"] and state["memory"]
+        assert state["entities"] == before["entities"]
+        context = model.calls[-1]
+        assert "[장기 기억]" in context[0].content and before["memory"] in context[0].content
+        asked = [m.content for m in context if isinstance(m, HumanMessage)]
+        assert asked == said[3:9]  # turns 4-8 raw, as the first process had them, then 9
+        # the memory holds turns 1-5 (updated after turn 6): the next update is after 11
+        assert max(e["turns"][-1] for e in state["summary_history"]) == 5
+    finally:
+        second.persistence.close()
+
+
+def _plant(raw: redis.Redis, tenant: str, session: str, ttl: int | None = DEFAULT_TTL_S) -> None:
+    for part in ("short", "memory", "entities"):
+        name = key(tenant, session, part)
+        raw.set(name, "{}" if part != "memory" else "m")
+        if ttl is not None:
+            raw.expire(name, ttl)
+
+
+def test_the_batch_cleanup_removes_idle_and_orphaned_threads_only(redis_url: str) -> None:
+    raw = redis.Redis.from_url(redis_url, decode_responses=True)
+    owners = {"live": "alice", "idle": "alice", "notll": "bob", "half": "bob", "mine": ""}
+    _plant(raw, "alice", "live")
+    _plant(raw, "alice", "idle", ttl=DEFAULT_TTL_S - 7200)  # unused for two hours
+    _plant(raw, "bob", "notll", ttl=None)
+    _plant(raw, "bob", "half")
+    raw.delete(key("bob", "half", "entities"))
+    _plant(raw, "carol", "gone")  # the database no longer has this thread
+    _plant(raw, "mallory", "live")  # another tenant's keys for alice's thread
+    _plant(raw, DEFAULT_TENANT, "mine")
+    _plant(raw, "a:b", "c:d")  # escaped ids, never split wrongly
+    owners["c:d"] = "a:b"
+    raw.rpush("chat:thread:x:short", "job-1")  # the broker's keys are never touched
+    raw.set("chat:jobs", "x")
+    report = sweep(raw, DEFAULT_TTL_S, 3600, owners.get, batch=2)
+    assert report.removed == {
+        "idle": ["alice/idle"],
+        "incomplete": ["bob/half"],
+        "no TTL": ["bob/notll"],
+        "other tenant": ["mallory/live"],
+        "thread gone": ["carol/gone"],
+    }
+    assert report.scanned == 8 * 3 - 1
+    left = sorted({k.rsplit(":", 1)[0] for k in raw.keys("chat:*:*:*")})
+    assert left == [
+        "chat:a%3Ab:c%3Ad",
+        "chat:alice:live",
+        f"chat:{DEFAULT_TENANT}:mine",
+        "chat:thread:x",
+    ]
+    assert raw.exists("chat:jobs")
+    # without the database's view only the keys themselves decide
+    _plant(raw, "carol", "gone")
+    assert sweep(raw, DEFAULT_TTL_S, 3600).threads == 0
+
+
+def test_the_sweep_command_and_the_services_schedule(redis_url: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.service.conftest import ROOT, service_env, start_service
+
+    env = service_env(tmp_path, REDIS_URL=redis_url)
+    raw = redis.Redis.from_url(redis_url, decode_responses=True)
+    _plant(raw, "alice", "deleted-thread")
+    _plant(raw, "alice", "idle-thread", ttl=100)
+    done = subprocess.run(  # noqa: S603 - our own interpreter and module
+        [sys.executable, "-m", "service.short_term_sweep", "--idle-s", "3600"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert "removed the keys of 2 threads" in done.stdout
+    assert "thread gone: 1" in done.stdout and "idle: 1" in done.stdout
+    assert raw.keys("chat:alice:*") == []
+    # the service sweeps on its own, every SHORT_TERM_SWEEP_S
+    svc = start_service(tmp_path, REDIS_URL=redis_url, SHORT_TERM_SWEEP_S="1")
+    try:
+        _plant(raw, "alice", "orphan")
+        deadline = time.monotonic() + 20
+        while raw.keys("chat:alice:*") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert raw.keys("chat:alice:*") == []
+    finally:
+        svc.proc.stop()
