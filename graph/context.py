@@ -65,10 +65,9 @@ def system_prompt(
     """
     extras = extras or Extras()
     budgets = extras.budgets or Budgets({})
-    parts = [get_prompt("system.base")]
-    if extras.pinned:
-        parts.append(get_prompt("system.pinned", pinned=extras.pinned))
-    role = "\n".join(parts)
+    base = get_prompt("system.base")
+    pinned = get_prompt("system.pinned", pinned=extras.pinned) if extras.pinned else ""
+    role = "\n".join(p for p in (base, pinned) if p)
     lines = [
         get_prompt(
             "system.summary_line",
@@ -108,9 +107,40 @@ def system_prompt(
         "documents": report("documents", documents, budgets, extras.documents_dropped),
     }
     ordered = [role, *remembered, listed, *summarized, recalled, documents]
+    # for a server's prefix cache: what stays, what changes every few turns, every turn
+    layout = {
+        "stable": base,
+        "memory": "\n".join(p for p in (pinned, *remembered, listed, *summarized) if p),
+        "turn": "\n".join(p for p in (recalled, documents) if p),
+    }
     return SystemMessage(
-        content="\n".join(p for p in ordered if p), response_metadata={"sections": sections}
+        content="\n".join(p for p in ordered if p),
+        response_metadata={"sections": sections, "layout": layout},
     )
+
+
+def stable_first(context: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """`context` laid out for a server's prefix cache: what stays first, what changes last.
+
+    The system prompt's fixed instructions (and, after them in the chat template, the tool
+    descriptions) open every call; the memory (pins, summaries, entities: it changes every
+    few turns) follows as a second system message, then the raw turns, then what this
+    turn found (recalled turns, documents) as a system message just before the current
+    turn. A server that keeps the evaluated prompt (llama.cpp's prefix cache) evaluates
+    only what changed: the new turn, not the whole prompt again. Same text, same order of
+    the conversation (seed 002's summaries + raw turns + current turn).
+    """
+    if not context or not isinstance(context[0], SystemMessage):
+        return list(context)
+    layout = context[0].response_metadata.get("layout")
+    if not isinstance(layout, dict):
+        return list(context)
+    completed, current = split_turns(context[1:])
+    head = [SystemMessage(content=str(layout["stable"]))]
+    if layout.get("memory"):
+        head.append(SystemMessage(content=str(layout["memory"])))
+    found = [SystemMessage(content=str(layout["turn"]))] if layout.get("turn") else []
+    return [*head, *(m for turn in completed for m in turn), *found, *current]
 
 
 def build_context(

@@ -121,6 +121,7 @@ def build_graph(
             turn_timeout_s=settings.turn_timeout_s,
             # a provider's model may write its calls as text: they are read as calls
             tools=bound_tools if reports_finish else None,
+            cache_layout=settings.prompt_layout == "stable_first",
         )
 
     summarizer = summarizer or get_summarizer(settings)

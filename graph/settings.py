@@ -265,6 +265,15 @@ class Settings:
         "Turns whose checkpoints (one after every node) are kept for time travel and forks; "
         "0 keeps all. Older ones are pruned; summaries and the archive are never touched.",
     )
+    prompt_layout_raw: str = _env(
+        "PROMPT_LAYOUT",
+        "stable_first",
+        "stable_first: a provider's model gets the fixed instructions first (and the tool "
+        "descriptions its chat template puts after them), then the memory, the raw turns, "
+        "and this turn's recalled turns and documents just before the message, so a server "
+        "with a prefix cache (llama.cpp) evaluates only what changed; one_system: one system "
+        "message with everything, as before (bench/real_model.py prints both).",
+    )
     embedding_batch: str = _env(
         "EMBEDDING_BATCH",
         "auto",
@@ -310,6 +319,16 @@ class Settings:
         if self.provider == "openai":
             return "openai"
         return "openai" if (self.openai_api_key or self.openai_base_url) else "offline"
+
+    @property
+    def prompt_layout(self) -> Literal["stable_first", "one_system"]:
+        """PROMPT_LAYOUT: how a provider's model gets the context (stable_first, one_system)."""
+        layout = self.prompt_layout_raw.strip().lower()
+        if layout == "stable_first":
+            return "stable_first"
+        if layout == "one_system":
+            return "one_system"
+        raise ValueError(f"PROMPT_LAYOUT must be stable_first or one_system, got {layout!r}")
 
     @property
     def embedding_model_name(self) -> str:

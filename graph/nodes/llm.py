@@ -37,7 +37,14 @@ from langgraph.types import Command, Send
 from pydantic import BaseModel
 
 from graph.budgets import Budgets
-from graph.context import ContextStats, Extras, context_chars, message_chars, system_prompt
+from graph.context import (
+    ContextStats,
+    Extras,
+    context_chars,
+    message_chars,
+    stable_first,
+    system_prompt,
+)
 from graph.errors import ErrorCode, TurnCancelled, error_record
 from graph.markup import MarkupGate, read_calls, strip_markup
 from graph.memory import state_extras, strategy_context
@@ -297,12 +304,15 @@ def make_llm_node(
     budgets: Budgets | None = None,
     turn_timeout_s: float = 300.0,
     tools: Sequence[BaseTool] | None = None,
+    cache_layout: bool = True,
 ) -> Callable[[ChatState], dict[str, Any] | Command[Any]]:
     """llm_node: build the context, call the model; on any failure answer with the fallback.
 
     With `tools` (a provider's model, bound to them), a tool call the model writes as
     text is taken as a call to them, or refused and asked again without tools, and the
     answer streams through a `MarkupGate` (`_answer_or_call`): markup is never shown.
+    With `cache_layout` the context goes to that model laid out for its server's prefix
+    cache (`graph.context.stable_first`).
 
     `plain` is the model without tools: a plain greeting is answered by it (seed 002's fast
     path, one call and no tool round), and so is Continue. `budgets` are seed 003's
@@ -351,10 +361,11 @@ def make_llm_node(
         else:
             try:
                 mapping: dict[str, str] = {}
-                asked = context
+                # a provider's server reuses the prompt it evaluated before: fixed text first
+                asked = stable_first(context) if schemas is not None and cache_layout else context
                 if continuing:  # Continue: the cut-off answer, then "go on from there"
                     asked = [
-                        *context,
+                        *asked,
                         AIMessage(content=continuing),
                         HumanMessage(content=get_prompt("system.continue")),
                     ]
@@ -517,7 +528,8 @@ def _answer_or_call(
 
     The reply is shown as it streams, through a `MarkupGate`; a call written as text that
     can run becomes a tool call (`take_written_calls`). One that cannot (no such tool,
-    arguments refused, cut off), or a reply of markup alone, is never shown: the step is
+    arguments refused, cut off), a call this turn already made with the same arguments,
+    or a reply of markup alone, is never shown: the step is
     asked once more without tools, and only an answer that is markup again ends the turn
     (LLM_BAD_RESPONSE, the apology).
     """
@@ -526,6 +538,9 @@ def _answer_or_call(
     reply = _ask(model, sent, mapping, True, config, turn_timeout_s, gate)
     try:
         reply = take_written_calls(reply, schemas)
+        if reply.tool_calls and all(_call_key(c) in _made(sent) for c in reply.tool_calls):
+            # a small model given a tool's result often asks for the same call again
+            raise WrittenMarkup("every call was already made this turn with these arguments")
     except WrittenMarkup as exc:
         log.info("the model wrote a call that cannot run (%s); asked again without tools", exc)
         gate = MarkupGate()
@@ -549,6 +564,21 @@ def _answer_or_call(
     return reply.model_copy(
         update={"response_metadata": {**reply.response_metadata, STREAMED: True}}
     )
+
+
+def _call_key(call: ToolCall) -> tuple[str, str]:
+    return call["name"], json.dumps(call["args"], sort_keys=True, ensure_ascii=False)
+
+
+def _made(sent: Sequence[BaseMessage]) -> set[tuple[str, str]]:
+    """The calls the current turn has made so far (after the user's last message)."""
+    made: set[tuple[str, str]] = set()
+    for message in reversed(sent):
+        if isinstance(message, HumanMessage):
+            break
+        if isinstance(message, AIMessage):
+            made.update(_call_key(c) for c in message.tool_calls)
+    return made
 
 
 def _in_words(sent: Sequence[BaseMessage]) -> list[BaseMessage]:

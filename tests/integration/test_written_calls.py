@@ -273,3 +273,21 @@ def test_markup_is_never_memory_over_a_ten_turn_walk(
     assert not any("leave_policy" in str(m.content) for _, t in view.turns for m in t)
     # every answer step was asked again without tools, once
     assert sum(1 for s in fake.seen if "tools" not in s.body and "JSON 없이" in s.prompt_text) >= 10
+
+
+def test_the_same_call_again_after_its_result_is_asked_in_words_not_run_twice(
+    http_server: FakeHTTPServer, tmp_path: Path
+) -> None:
+    """Qwen2.5-Coder-0.5B, given the calculator's result, wrote the call again."""
+    ran: list[str] = []
+    again = json.dumps(CALL)
+    fake = llamacpp.install(
+        http_server,
+        [llamacpp.say(again), llamacpp.say(again), llamacpp.say("3*5는 15입니다.")],
+    )
+    app = _app(http_server, tmp_path, ran)
+    outcome, events = _turn(app, new_thread(app), "calc 3*5 please")
+    assert ran == ["3*5"]
+    assert outcome.answer == "3*5는 15입니다." and outcome.error_code is None
+    assert "tools" not in fake.seen[-1].body
+    assert len(_kinds(events, "tool_call")) == 1

@@ -512,3 +512,53 @@ def test_two_blocks_due_at_once_archive_each_its_own_turns() -> None:
     archived = load_archived_turns(ARCHIVES[id(graph)], "f", range(1, 7))
     assert {t: m[0].content for t, m in archived.items()} == {t: f"질문 {t}번" for t in range(1, 7)}
     assert [m.content for m in state["messages"]] == ["질문 7번", "네."]
+
+
+def test_the_context_is_laid_out_stable_first_for_a_servers_prefix_cache() -> None:
+    """Issue 42, item 4: fixed instructions, then memory, raw turns, this turn's finds."""
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+    from graph.context import Extras, build_context, stable_first
+
+    messages = [
+        HumanMessage("turn 4 question"),
+        AIMessage("turn 4 answer"),
+        HumanMessage("turn 5 question"),
+        AIMessage("turn 5 answer"),
+        HumanMessage("turn 6 question"),
+    ]
+    summary = [
+        {
+            "turns": [1, 2, 3],
+            "summary": "사용자는 마포구에 산다.",
+            "original_chars": 100,
+            "summary_chars": 14,
+            "compression_rate": 0.3,
+            "created_at": "2026-11-29T00:00:00",
+        }
+    ]
+    context = build_context(
+        messages,
+        summary,
+        6,
+        Extras(documents="[1] 재택근무 지원금은 월 3만 원", recalled="[2턴] 마포구", pinned="사번 HB-1"),
+    )
+    laid = stable_first(context)
+    assert [type(m).__name__ for m in laid] == [
+        "SystemMessage",
+        "SystemMessage",
+        "HumanMessage",
+        "AIMessage",
+        "HumanMessage",
+        "AIMessage",
+        "SystemMessage",
+        "HumanMessage",
+    ]
+    stable, memory, found = laid[0].content, laid[1].content, laid[6].content
+    assert stable == "당신은 유용한 AI 어시스턴트입니다."  # the same on every call
+    assert "마포구에 산다" in memory and "HB-1" in memory and "재택근무" not in memory
+    assert "재택근무 지원금" in found and "[2턴] 마포구" in found
+    assert laid[-1].content == "turn 6 question"
+    # the same words as the one system message, nothing lost or added
+    joined = "".join(str(m.content) for m in laid if isinstance(m, SystemMessage))
+    assert sorted(joined.replace("\n", "")) == sorted(str(context[0].content).replace("\n", ""))
