@@ -23,9 +23,11 @@ service share, in a new database, and prints the same table for each engine:
 
 Engines: `real` starts llama-cpp-python's server (`bench/real_model_server.py`, which must
 be installed: `python bench/real_model_server.py --install`) and points OPENAI_BASE_URL,
-CHAT_MODEL, SUMMARY_MODEL and EMBEDDING_MODEL at it, with the model name it reports;
+CHAT_MODEL and SUMMARY_MODEL at it, with the model name it reports (EMBEDDING_MODEL is left
+unset, the product's default: keyword search; `--embed` sets it to the chat model);
 `offline` is the built-in offline engine; `fake` a scripted OpenAI-compatible server
-(`tests/fakes/`) that behaves as a capable model would. Other settings come from the
+(`tests/fakes/`) that behaves as a capable model would. A proxy (`bench/model_meter.py`)
+counts every request to the model server: its kind, tokens and time to first token. Other settings come from the
 environment as the app reads them (e.g. `LLM_TIMEOUT_S`, `RETRIEVAL_MODE`); the document
 index is built first, timed apart from the turns.
 """
@@ -56,6 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import real_model_server as rms  # noqa: E402
+from bench.model_meter import Call, ModelMeter, request_kind  # noqa: E402
 from graph.session import (  # noqa: E402
     TurnEvents,
     TurnRequest,
@@ -70,13 +73,15 @@ CONVERSATION = ROOT / "bench" / "data" / "real_model_conversation.json"
 ENGINES = ("real", "offline", "fake")
 APOLOGY_MARKS = ("오류 코드:", "error code:")
 SUMMARY_TOLERANCE = 0.25
+CHAT_MODEL_ITSELF = "@chat"
+"""EMBEDDING_MODEL's value in `extra_settings` that means the chat model's own name."""
 _OWN_ENV = ("OPENAI_", "CHAT_", "DATABASE_URL", "SUMMARY_MODEL", "EMBEDDING_MODEL")
 """Environment variables the bench sets itself for each engine (the rest pass through)."""
 
 
-def load_conversation(turns: int | None = None) -> list[dict[str, Any]]:
+def load_conversation(turns: int | None = None, path: Path = CONVERSATION) -> list[dict[str, Any]]:
     """The scripted turns, the first `turns` of them."""
-    data = json.loads(CONVERSATION.read_text("utf-8"))["turns"]
+    data = json.loads(path.read_text("utf-8"))["turns"]
     return data if turns is None else data[:turns]
 
 
@@ -152,6 +157,8 @@ class TurnResult:
     decisions: dict[str, Counter[str]] | None = None
     fallback_reasons: Counter[str] = field(default_factory=Counter)
     """Why structured decisions fell back, as the product recorded it."""
+    calls: list[Call] = field(default_factory=list)
+    """Every request the turn made to the model server (with a meter)."""
 
     @property
     def apology(self) -> bool:
@@ -177,6 +184,8 @@ class BenchResult:
     http: Counter[str]
     server_pid: int | None = None
     server_log: str = ""
+    script: list[dict[str, Any]] = field(default_factory=list)
+    """The scripted turns that were played."""
 
 
 # ---- engines
@@ -194,6 +203,8 @@ class Engine:
     server: rms.RunningServer | None = None
     idle: Callable[[], float] | None = None
     """Wait until the model server answers again; the seconds waited."""
+    meter: ModelMeter | None = None
+    """The proxy that counts every request to the model server (bench/model_meter.py)."""
 
 
 class NotInstalled(RuntimeError):
@@ -206,6 +217,7 @@ def engine(
     model: str = rms.DEFAULT_MODEL,
     pooling: str | None = "mean",
     chat_format: str | None = None,
+    n_ctx: int = 8192,
 ) -> Iterator[Engine]:
     """Start the engine (a server for `real` and `fake`) and stop it afterwards."""
     if name == "offline":
@@ -216,15 +228,21 @@ def engine(
 
         with serve() as http:
             FakeModel().install(http)
-            yield Engine(
-                "fake",
-                "scripted OpenAI-compatible fake server (tests/fakes), answering as a capable model",
-                _openai_settings(f"{http.url}/v1", "fake-model", key="sk-fake"),
-                http=lambda: Counter(
-                    f"{r.method} {r.path} {200 if (r.method, r.path) in http.routes else 404}"
-                    for r in http.requests
-                ),
-            )
+            meter = ModelMeter(f"{http.url}/v1").start()
+            try:
+                yield Engine(
+                    "fake",
+                    "scripted OpenAI-compatible fake server (tests/fakes), answering as a "
+                    "capable model",
+                    _openai_settings(meter.base_url, "fake-model", key="sk-fake"),
+                    http=lambda: Counter(
+                        f"{r.method} {r.path} {200 if (r.method, r.path) in http.routes else 404}"
+                        for r in http.requests
+                    ),
+                    meter=meter,
+                )
+            finally:
+                meter.stop()
         return
     gguf = rms.ensure_installed(model)
     if gguf is None:
@@ -232,17 +250,25 @@ def engine(
             f"{model} or llama-cpp-python's server is not installed under {rms.cache_dir()}; "
             "run: python bench/real_model_server.py --install"
         )
-    with rms.start_server(gguf, pooling=pooling, chat_format=chat_format) as server:
+    with rms.start_server(
+        gguf, pooling=pooling, chat_format=chat_format, verbose=True, n_ctx=n_ctx
+    ) as server:
         version = _server_version()
-        yield Engine(
-            "real",
-            f"{rms.describe(model)}; llama-cpp-python {version}; served as "
-            f"{server.model_id!r}, embeddings pooling {pooling or 'none (per token)'}",
-            _openai_settings(server.base_url, server.model_id),
-            http=lambda: _logged_statuses(server.log_path),
-            server=server,
-            idle=lambda: _wait_idle(server.base_url, server.model_id),
-        )
+        meter = ModelMeter(server.base_url, server.log_path).start()
+        try:
+            yield Engine(
+                "real",
+                f"{rms.describe(model)}; llama-cpp-python {version}; served as "
+                f"{server.model_id!r}, embeddings pooling {pooling or 'none (per token)'}, "
+                f"n_ctx {n_ctx}",
+                _openai_settings(meter.base_url, server.model_id),
+                http=lambda: _logged_statuses(server.log_path),
+                server=server,
+                idle=lambda: _wait_idle(server.base_url, server.model_id),
+                meter=meter,
+            )
+        finally:
+            meter.stop()
 
 
 def _openai_settings(base_url: str, model_id: str, key: str = "") -> dict[str, str]:
@@ -251,8 +277,7 @@ def _openai_settings(base_url: str, model_id: str, key: str = "") -> dict[str, s
         "OPENAI_BASE_URL": base_url,
         "CHAT_MODEL": model_id,
         "SUMMARY_MODEL": model_id,
-        "EMBEDDING_MODEL": model_id,
-    }
+    }  # no EMBEDDING_MODEL: the product's default (the chat's server does not embed)
     if key:
         settings["OPENAI_API_KEY"] = key
     return settings
@@ -308,28 +333,6 @@ class FakeModel:
     arithmetic and the time, and answers quoting the best-matching line of its context.
     """
 
-    def __init__(self) -> None:
-        from prompt import TEMPLATES
-
-        def head(name: str) -> str:
-            literal = next(string.Formatter().parse(TEMPLATES[name]))[0]
-            return literal.strip()[:24]
-
-        self.marks = [
-            (kind, head(name))
-            for kind, name in (
-                ("route", "router.system"),
-                ("rerank", "rerank.system"),
-                ("entities", "summary.entities"),
-                ("safeguard", "safeguard.classify"),
-                ("summary", "summary.generate"),
-                ("summary", "summary.digest"),
-                ("summary", "summary.memory"),
-                ("retry", "summary.retry"),
-            )
-            if head(name)
-        ]
-
     def install(self, http: Any) -> None:
         """Serve /v1/chat/completions, /v1/embeddings and /v1/models on `http`."""
         from tests.fakes.http_server import Reply
@@ -357,26 +360,13 @@ class FakeModel:
         }
 
     def kind(self, body: dict[str, Any]) -> str:
-        schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("name", "")
-        names = {
-            "RouteDecision": "route",
-            "JudgementSchema": "rerank",
-            "EntityList": "entities",
-            "SafeguardDecision": "safeguard",
-        }
-        if schema in names:
-            return names[schema]
-        blob = "\n".join(_text(m) for m in body["messages"])
-        for kind, mark in self.marks:
-            if mark in blob:
-                return kind
-        return "chat"
+        return request_kind("/v1/chat/completions", body)
 
     def chat(self, body: dict[str, Any]) -> Any:
         kind = self.kind(body)
         messages = body["messages"]
         question = next((_text(m) for m in reversed(messages) if m["role"] == "user"), "")
-        if kind == "route":
+        if kind == "router":
             route = (
                 "rag"
                 if re.search(r"지원금|교육비|규정|정책|policy|handbook", question)
@@ -397,8 +387,8 @@ class FakeModel:
             return _answer(body, json.dumps({"entities": []}))
         if kind == "safeguard":
             return _answer(body, json.dumps({"label": "PASS", "reason": "fake"}))
-        if kind in ("summary", "retry"):
-            return _answer(body, self.summary(messages, retry=kind == "retry"))
+        if kind in ("summary", "summary_retry"):
+            return _answer(body, self.summary(messages, retry=kind == "summary_retry"))
         last = messages[-1]
         if last["role"] == "tool":
             english = re.search(r"[A-Za-z]{3}", question) is not None
@@ -600,6 +590,7 @@ def run_turns(
     thread: str,
     turns: list[dict[str, Any]],
     on_turn: Callable[[TurnResult], None] | None = None,
+    meter: ModelMeter | None = None,
 ) -> list[TurnResult]:
     """Send each scripted turn through the turn runner; a pending approval is declined.
 
@@ -612,6 +603,8 @@ def run_turns(
     for spec in turns:
         result = TurnResult(int(spec["turn"]), str(spec["kind"]), str(spec["user"]))
         events: list[dict[str, Any]] = []
+        if meter is not None:
+            meter.turn = result.turn
         start = time.perf_counter()
         outcome = run_request(
             app, TurnRequest(thread, message=spec["user"]), TurnEvents(thread, events.append)
@@ -627,6 +620,8 @@ def run_turns(
             )
             outcome = run_request(app, decision, TurnEvents(thread, events.append))
         result.seconds = time.perf_counter() - start
+        if meter is not None:
+            result.calls = meter.of_turn(result.turn)
         result.answer = outcome.answer
         result.error_code = outcome.error_code
         result.refused = outcome.refused
@@ -669,9 +664,10 @@ def run_bench(
     extra_settings: dict[str, str] | None = None,
     on_turn: Callable[[TurnResult], None] | None = None,
     workdir: Path | None = None,
+    conversation: Path = CONVERSATION,
 ) -> BenchResult:
     """Run the scripted conversation on an engine in a new database and report it."""
-    script = load_conversation(turns)
+    script = load_conversation(turns, conversation)
     watcher = _LogCounter()
     product_log = logging.getLogger("graph")
     level = product_log.level
@@ -681,7 +677,10 @@ def run_bench(
         with tempfile.TemporaryDirectory(prefix="real-model-") as tmp:
             work = workdir or Path(tmp)
             with engine(engine_name, model, pooling, chat_format) as eng:
-                env = settings_env({**eng.settings, **(extra_settings or {})}, work)
+                extra = dict(extra_settings or {})
+                if extra.get("EMBEDDING_MODEL") == CHAT_MODEL_ITSELF:
+                    extra["EMBEDDING_MODEL"] = eng.settings["CHAT_MODEL"]
+                env = settings_env({**eng.settings, **extra}, work)
                 app = open_app(load_settings(env))
                 try:
                     start = time.perf_counter()
@@ -689,7 +688,7 @@ def run_bench(
                     index_s = time.perf_counter() - start
                     busy = eng.idle() if eng.idle is not None else None
                     thread = new_thread(app, "issue 33 bench")
-                    results = run_turns(app, thread, script, on_turn)
+                    results = run_turns(app, thread, script, on_turn, eng.meter)
                     view = load_thread(app, thread)
                     if app.index is not None:
                         index = app.index.status()
@@ -709,6 +708,7 @@ def run_bench(
                     http=eng.http(),
                     server_pid=eng.server.pid if eng.server else None,
                     server_log=str(eng.server.log_path) if eng.server else "",
+                    script=script,
                 )
     finally:
         product_log.removeHandler(watcher)
@@ -833,7 +833,7 @@ def format_table(result: BenchResult) -> str:
     asked = sum(len(t.tool_calls) for t in result.turns)
     ran = sum(len(t.tool_runs) for t in result.turns)
     ok = sum(1 for t in result.turns for r in t.tool_runs if r.endswith(":success"))
-    script = {int(s["turn"]): s for s in load_conversation()}
+    script = {int(s["turn"]): s for s in result.script}
     tool_turns = [t for t in result.turns if t.kind == "tool"]
     right_tool = sum(1 for t in tool_turns if script[t.turn].get("tool") in t.tool_calls)
     lines.append(
@@ -858,6 +858,13 @@ def format_table(result: BenchResult) -> str:
         lines.append(
             f"seconds per turn: median {statistics.median(secs):.1f}, max {max(secs):.1f}, total {sum(secs):.0f}"
         )
+    marked = [t.turn for t in result.turns if bench_markup(t.answer)]
+    marked_summaries = [r["turns"] for r in rows if bench_markup(r["text"])]
+    lines.append(
+        f"markup (the bench's own check, not the product's filter): {len(marked)} answers "
+        f"{marked or ''} and {len(marked_summaries)} stored summaries {marked_summaries or ''}"
+    )
+    lines += cost_table(result.turns)
     if result.warnings:
         lines.append("the product's log lines, info and above (by text):")
         lines += [f"  {count:>3} × {msg}" for msg, count in result.warnings.most_common()]
@@ -873,6 +880,60 @@ def format_table(result: BenchResult) -> str:
         )
         lines += [f"  {count:>4} × {key}" for key, count in sorted(result.http.items())]
     return "\n".join(lines)
+
+
+_BENCH_MARKUP = re.compile(
+    r"</?tool_call>|<\|[a-z_]+\|>|\[/?INST\]|<start_of_turn>|<end_of_turn>"
+    r'|"name"\s*:\s*"[^"]*"\s*,\s*"(?:arguments|parameters)"|^\s*functions\.\w+\s*:'
+    r'|"(?:arguments|parameters)"\s*:\s*\{',
+    re.MULTILINE,
+)
+"""Markup as the bench finds it on its own (not `graph.markup`): tool-call tags or JSON,
+chat-template tokens."""
+
+
+def bench_markup(text: str) -> bool:
+    """Whether an answer or a summary holds tool-call markup or template tokens."""
+    return bool(_BENCH_MARKUP.search(text))
+
+
+def cost_table(turns: list[TurnResult]) -> list[str]:
+    """Per turn: the requests by kind, prompt tokens (whole / evaluated), completion
+    tokens and the answer's time to first token. `~` marks counts estimated from text."""
+    metered = [t for t in turns if t.calls]
+    if not metered:
+        return []
+    lines = [
+        "",
+        "what each turn cost (requests by kind; prompt tokens whole / evaluated by the server, "
+        "the rest from its prefix cache; completion tokens; the answer's first token):",
+        f"{'turn':>4} {'requests':<44} {'prompt':>7} {'evaluated':>9} {'compl.':>6} {'ttft s':>6}",
+    ]
+    evaluated_per_turn: list[int] = []
+    for t in metered:
+        kinds = Counter(c.kind for c in t.calls)
+        prompt = sum(c.prompt_tokens or 0 for c in t.calls)
+        evaluated = sum(
+            c.prompt_evaluated if c.prompt_evaluated is not None else (c.prompt_tokens or 0)
+            for c in t.calls
+        )
+        completion = sum(c.completion_tokens or 0 for c in t.calls)
+        mark = "~" if any(c.estimated for c in t.calls) else ""
+        answers = [c for c in t.calls if c.kind == "answer" and c.first_token_s is not None]
+        ttft = f"{answers[0].first_token_s:.1f}" if answers else "-"
+        listing = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        lines.append(
+            f"{t.turn:>4} {_clip(listing, 44):<44} {mark}{prompt:>6} {mark}{evaluated:>8} "
+            f"{completion:>6} {ttft:>6}"
+        )
+        evaluated_per_turn.append(evaluated)
+    total = Counter(c.kind for t in metered for c in t.calls)
+    lines.append(
+        f"requests in all: {sum(total.values())} ({', '.join(f'{k} {n}' for k, n in sorted(total.items()))}); "
+        f"prompt tokens evaluated per turn: median {statistics.median(evaluated_per_turn):.0f}, "
+        f"total {sum(evaluated_per_turn)}"
+    )
+    return lines
 
 
 def _format_decisions(turns: list[TurnResult]) -> str:
@@ -909,6 +970,25 @@ def main() -> None:
         "e.g. gemma, whose template drops the system role (then set LLM_SYSTEM_ROLE=user)",
     )
     parser.add_argument("--out", type=Path, help="also write the answers and summaries as JSON")
+    parser.add_argument(
+        "--embed",
+        action="store_true",
+        help="EMBEDDING_MODEL set to the chat model: the server also embeds the documents",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a product setting for the run (e.g. PROMPT_LAYOUT=one_system); repeatable",
+    )
+    parser.add_argument(
+        "--conversation",
+        type=Path,
+        default=CONVERSATION,
+        help="the scripted turns (default: the 15-turn conversation; "
+        "bench/data/tool_requests.json: ten further tool requests)",
+    )
     args = parser.parse_args()
 
     def progress(t: TurnResult) -> None:
@@ -926,6 +1006,11 @@ def main() -> None:
             pooling=None if args.pooling == "none" else args.pooling,
             chat_format=args.chat_format,
             on_turn=progress,
+            conversation=args.conversation,
+            extra_settings={
+                **dict(item.split("=", 1) for item in args.set),
+                **({"EMBEDDING_MODEL": CHAT_MODEL_ITSELF} if args.embed else {}),
+            },
         )
     except NotInstalled as exc:
         raise SystemExit(str(exc)) from exc

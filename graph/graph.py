@@ -158,7 +158,7 @@ def build_graph(
             tools=tools,
             tool_node=tool_node,
             index=index,
-            planner=router_model,
+            planner=router_model if settings.router_mode != "rule" else None,
             loop=settings.loop_retrieval,
             after_answer=make_route_after_answer(lambda _: END, archive, short_term),
         )
@@ -182,11 +182,25 @@ def build_graph(
     if index is not None:
         from graph.routing import make_rag_node, make_router_node, route_after_router
 
+        # each decision by the rule, the model or both (ROUTER_DECISION, RERANK_DECISION)
+        router, rerank = settings.router_mode, settings.rerank_mode
         builder.add_node(
-            "router_node", make_router_node(index, router_model, loop=settings.loop_retrieval)
+            "router_node",
+            make_router_node(
+                index,
+                router_model if router != "rule" else None,
+                loop=settings.loop_retrieval,
+                both=router == "both",
+            ),
         )
         builder.add_node(
-            "rag_node", make_rag_node(index, router_model, loop=settings.loop_retrieval)
+            "rag_node",
+            make_rag_node(
+                index,
+                router_model if rerank != "rule" else None,
+                loop=settings.loop_retrieval,
+                both=rerank == "both",
+            ),
         )
         builder.add_conditional_edges(
             "router_node", route_after_router, ["rag_node", "summary_node"]

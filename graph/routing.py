@@ -138,7 +138,10 @@ def _retrieved(result: LoopResult) -> dict[str, Any]:
 
 
 def make_router_node(
-    index: DocumentIndex, model: BaseChatModel | None = None, loop: bool = True
+    index: DocumentIndex,
+    model: BaseChatModel | None = None,
+    loop: bool = True,
+    both: bool = False,
 ) -> Node:
     """router_node: decide rag vs agent for this turn (a plain greeting: neither, no call).
 
@@ -147,6 +150,9 @@ def make_router_node(
 
     When the offline rule ran the retrieval loop to decide, and no model judges in the rag
     node either, the loop's result goes into the state at once and the rag node keeps it.
+
+    With `both` the rule decides too, and wins where the two disagree (ROUTER_DECISION=both);
+    the decision's record says whether they `agreed`.
     """
 
     def router_node(state: ChatState) -> dict[str, Any]:
@@ -161,7 +167,20 @@ def make_router_node(
                 [SystemMessage(get_prompt("router.system")), HumanMessage(mask(question, {}))],
                 decision="router",
             )
-            decisions["decisions"] = [answer.record(int(state.get("turn_count", 0)))]
+            record = answer.record(int(state.get("turn_count", 0)))
+            decisions["decisions"] = [record]
+            if answer.value is not None and both:
+                rule = rule_route(question, index, rerank=loop)
+                record["agreed"] = rule.route == answer.value.route
+                if not record["agreed"]:
+                    found = _retrieved(rule.ranked) if rule.ranked is not None else {}
+                    return {
+                        "route": rule.route,
+                        "route_reason": f"{rule.reason} (the model said {answer.value.route})",
+                        **_nothing_retrieved(),
+                        **found,
+                        **decisions,
+                    }
             if answer.value is not None:
                 decided = answer.value
                 return {
@@ -180,7 +199,10 @@ def make_router_node(
 
 
 def make_rag_node(
-    index: DocumentIndex, model: BaseChatModel | None = None, loop: bool = True
+    index: DocumentIndex,
+    model: BaseChatModel | None = None,
+    loop: bool = True,
+    both: bool = False,
 ) -> Node:
     """rag_node: seed 003's retrieval loop; its ranked passages go into the state.
 
@@ -190,7 +212,7 @@ def make_rag_node(
     leaves no passages and says which in `retrieval`. With `loop` off (RETRIEVAL_LOOP),
     one search of three passages, as before the loop.
     """
-    judge = model_judge(model, index) if model is not None else None
+    judge = model_judge(model, index, both=both) if model is not None else None
 
     def rag_node(state: ChatState) -> dict[str, Any]:
         if state.get("retrieval"):  # the router's rule already ran the loop for this turn

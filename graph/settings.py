@@ -265,6 +265,22 @@ class Settings:
         "Turns whose checkpoints (one after every node) are kept for time travel and forks; "
         "0 keeps all. Older ones are pruned; summaries and the archive are never touched.",
     )
+    router_decision: str = _env(
+        "ROUTER_DECISION",
+        "auto",
+        "How the router (and the supervisor's plan) decides, with a model configured: rule "
+        "(no call), model (a structured call; the rule where nothing can be read) or both (the "
+        "model is asked too, the rule decides where they disagree, the disagreement recorded). "
+        "auto: rule with a compatible server (OPENAI_BASE_URL), model with OpenAI's own API. "
+        "bench/decisions.py measured local models below the rule (docs/model-servers.md).",
+    )
+    rerank_decision: str = _env(
+        "RERANK_DECISION",
+        "auto",
+        "How the retrieval loop's rerank-and-sufficiency judgement is made, with a model "
+        "configured: rule, model or both, as ROUTER_DECISION; auto: rule with a compatible "
+        "server, model with OpenAI's own API.",
+    )
     prompt_layout_raw: str = _env(
         "PROMPT_LAYOUT",
         "stable_first",
@@ -450,6 +466,30 @@ class Settings:
     def token_budgets(self) -> Budgets:
         """CONTEXT_TOKEN_BUDGETS parsed (ValueError names a bad entry)."""
         return Budgets.parse(self.context_token_budgets)
+
+    def _decision(self, name: str) -> Literal["rule", "model", "both"]:
+        raw = str(getattr(self, name)).strip().lower()
+        env = _field_env(name)
+        if raw in ("", "auto"):
+            # measured: small local models decide worse than the rules (bench/decisions.py)
+            return "rule" if self.openai_base_url.strip() else "model"
+        if raw == "rule":
+            return "rule"
+        if raw == "model":
+            return "model"
+        if raw == "both":
+            return "both"
+        raise ValueError(f"{env} must be auto, rule, model or both, got {raw!r}")
+
+    @property
+    def router_mode(self) -> Literal["rule", "model", "both"]:
+        """ROUTER_DECISION resolved (auto: rule with a compatible server, else model)."""
+        return self._decision("router_decision")
+
+    @property
+    def rerank_mode(self) -> Literal["rule", "model", "both"]:
+        """RERANK_DECISION resolved (auto: rule with a compatible server, else model)."""
+        return self._decision("rerank_decision")
 
     @property
     def safeguard_asks_model(self) -> bool:

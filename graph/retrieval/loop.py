@@ -304,11 +304,13 @@ def judge_rule(index: DocumentIndex, question: str, passages: Sequence[Hit]) -> 
     return Judgement(ranked, sufficient, missing, action, query, round(confidence, 3))
 
 
-def model_judge(model: BaseChatModel, index: DocumentIndex) -> Judge:
+def model_judge(model: BaseChatModel, index: DocumentIndex, both: bool = False) -> Judge:
     """One structured decision per step (`graph.structured`); the rule answers without one.
 
     The rule judges when the model fails or no `JudgementSchema` can be read from its
-    answer; the decision is recorded for the turn's `decisions` either way.
+    answer; the decision is recorded for the turn's `decisions` either way. With `both`
+    (RERANK_DECISION=both) the rule judges too, and its judgement stands where the two put
+    another passage first.
     """
     from graph.structured import ask_structured
     from prompt import get_prompt
@@ -330,6 +332,15 @@ def model_judge(model: BaseChatModel, index: DocumentIndex) -> Judge:
         if answer is None:
             return judge_rule(index, question, passages)
         valid = [i for i in answer.ranked_indices if 1 <= i <= len(passages)]
+        if both:
+            rule = judge_rule(index, question, passages)
+            if rule.ranked_indices[:1] != valid[:1]:
+                log.info(
+                    "rerank: the model put [%s] first, the rule [%s]; the rule decides",
+                    valid[:1],
+                    rule.ranked_indices[:1],
+                )
+                return rule
         return Judgement(
             list(dict.fromkeys(valid)),
             answer.is_sufficient,

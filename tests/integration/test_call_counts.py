@@ -104,6 +104,9 @@ def chat(tmp_path: Path, http_server: FakeHTTPServer):
                 "CHAT_PROVIDER": "openai",
                 "OPENAI_API_KEY": "sk-test",
                 "OPENAI_BASE_URL": f"{http_server.url}/v1",
+                # the model decides (the seed's path); auto is the rule for a local server
+                "ROUTER_DECISION": "model",
+                "RERANK_DECISION": "model",
                 "RETRIEVAL_MODE": "keyword",
                 "AGENT_MODE": agent_mode,
             }
@@ -214,6 +217,9 @@ def test_the_safeguard_model_check_is_one_call_more_when_turned_on(
             "CHAT_PROVIDER": "openai",
             "OPENAI_API_KEY": "sk-test",
             "OPENAI_BASE_URL": f"{http_server.url}/v1",
+            # the model decides (the seed's path); auto is the rule for a local server
+            "ROUTER_DECISION": "model",
+            "RERANK_DECISION": "model",
             "SAFEGUARD_MODEL": "on",
         }
     )

@@ -51,6 +51,9 @@ def _settings(server: FakeHTTPServer, tmp_path: Path, **extra: str) -> Any:
         "CHAT_PROVIDER": "openai",
         "OPENAI_API_KEY": "sk-test",
         "OPENAI_BASE_URL": f"{server.url}/v1",
+        # the model decides (the seed's path); auto is the rule for a local server
+        "ROUTER_DECISION": "model",
+        "RERANK_DECISION": "model",
         "CHAT_MODEL": "fake-model",
         "SUMMARY_MODEL": "fake-mini",
         "RETRIEVAL_MODE": "keyword",

@@ -541,7 +541,9 @@ def test_the_context_is_laid_out_stable_first_for_a_servers_prefix_cache() -> No
         messages,
         summary,
         6,
-        Extras(documents="[1] 재택근무 지원금은 월 3만 원", recalled="[2턴] 마포구", pinned="사번 HB-1"),
+        Extras(
+            documents="[1] 재택근무 지원금은 월 3만 원", recalled="[2턴] 마포구", pinned="사번 HB-1"
+        ),
     )
     laid = stable_first(context)
     assert [type(m).__name__ for m in laid] == [
