@@ -66,3 +66,52 @@ def test_the_server_is_gone_afterwards(result: bench.BenchResult) -> None:
     with pytest.raises(ProcessLookupError):
         os.kill(result.server_pid, 0)
     assert not Path(f"/proc/{result.server_pid}").exists()
+
+
+@pytest.fixture(scope="module")
+def qwen(tmp_path_factory: pytest.TempPathFactory):
+    gguf = rms.ensure_installed("qwen0.5b")
+    if gguf is None:
+        pytest.skip(
+            f"llama-cpp-python's server or Qwen2.5-Coder-0.5B is not installed under "
+            f"{rms.cache_dir()} (python bench/real_model_server.py --install --model qwen0.5b)"
+        )
+    with rms.start_server(gguf, n_ctx=8192) as server:
+        yield server
+
+
+def test_qwen_writes_its_tool_call_as_text_and_the_calculator_runs(
+    qwen: rms.RunningServer, tmp_path: Path
+) -> None:
+    """Issue 42: the model writes `{"name": "calculator", ...}` as text; it is a call."""
+    from graph.session import TurnEvents, new_thread, open_app
+    from graph.session.runner import TurnRequest, run_request
+    from graph.settings import load_settings
+
+    env = bench.settings_env(
+        {
+            "CHAT_PROVIDER": "openai",
+            "OPENAI_BASE_URL": qwen.base_url,
+            "CHAT_MODEL": qwen.model_id,
+            "SUMMARY_MODEL": qwen.model_id,
+        },
+        tmp_path,
+    )
+    app = open_app(load_settings(env))
+    events: list[dict] = []
+    try:
+        thread = new_thread(app)
+        outcome = run_request(
+            app, TurnRequest(thread, message="calc 3*5 please"), TurnEvents(thread, events.append)
+        )
+    finally:
+        app.persistence.close()
+    ran = [
+        e["metadata"]
+        for e in events
+        if e["type"] == "metadata" and e["metadata"].get("kind") == "tool_result"
+    ]
+    assert [r["tool"] for r in ran] == ["calculator"], outcome.answer
+    assert outcome.error_code is None
+    assert "15" in outcome.answer
+    assert not bench.bench_markup(outcome.answer), outcome.answer
