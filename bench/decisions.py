@@ -186,6 +186,8 @@ def main() -> None:
                 "OPENAI_BASE_URL": server.base_url,
                 "CHAT_MODEL": server.model_id,
                 "LLM_MAX_RETRIES": "0",
+                "LLM_TEMPERATURE": "0",
+                "LLM_SEED": "42",
                 "LLM_TIMEOUT_S": "300",
             }
         )

@@ -90,6 +90,8 @@ def play(
         "OPENAI_BASE_URL": meter.base_url,
         "CHAT_MODEL": server.model_id,
         "SUMMARY_MODEL": server.model_id,
+        "LLM_TEMPERATURE": "0",
+        "LLM_SEED": "42",
         "LLM_TIMEOUT_S": "600",
         "LLM_TURN_TIMEOUT_S": "900",
     }

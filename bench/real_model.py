@@ -277,6 +277,8 @@ def _openai_settings(base_url: str, model_id: str, key: str = "") -> dict[str, s
         "OPENAI_BASE_URL": base_url,
         "CHAT_MODEL": model_id,
         "SUMMARY_MODEL": model_id,
+        "LLM_TEMPERATURE": "0",
+        "LLM_SEED": "42",
     }  # no EMBEDDING_MODEL: the product's default (the chat's server does not embed)
     if key:
         settings["OPENAI_API_KEY"] = key

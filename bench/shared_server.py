@@ -65,6 +65,8 @@ def run(model: str, rounds: int, embed: bool) -> dict[str, Any]:
             "OPENAI_BASE_URL": server.base_url,
             "CHAT_MODEL": server.model_id,
             "SUMMARY_MODEL": server.model_id,
+            "LLM_TEMPERATURE": "0",
+            "LLM_SEED": "42",
         }
         if embed:
             extra["EMBEDDING_MODEL"] = server.model_id

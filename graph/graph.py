@@ -99,7 +99,12 @@ def build_graph(
     choice = {"tool_choice": "auto"} if reports_finish else {}
 
     def bind(bound_tools: Sequence[BaseTool]) -> Any:
-        """The model bound to `bound_tools` (the model itself without any)."""
+        """The model bound to `bound_tools` (the model itself without any).
+
+        TOOL_DECISION=rule: a provider's model is given no tools (the rule calls them).
+        """
+        if reports_finish and settings.tool_mode == "rule":
+            return chat_model
         return chat_model.bind_tools(bound_tools, **choice) if bound_tools else chat_model
 
     def agent(bound_tools: Sequence[BaseTool]) -> Node:
@@ -122,6 +127,7 @@ def build_graph(
             # a provider's model may write its calls as text: they are read as calls
             tools=bound_tools if reports_finish else None,
             cache_layout=settings.prompt_layout == "stable_first",
+            tool_rule=reports_finish and settings.tool_mode != "model",
         )
 
     summarizer = summarizer or get_summarizer(settings)

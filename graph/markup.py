@@ -153,7 +153,10 @@ class MarkupGate:
     proportion to its length.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, answer: bool = False) -> None:
+        self.answer = answer
+        """An answer of a provider's model: the memory's format said back is taken out too
+        (`answer_text`), and a line that begins as that format is held until it ends."""
         self.raw = ""
         self.settled = 0
         """Where the undecided part of `raw` begins (a line's start, outside constructs)."""
@@ -165,12 +168,22 @@ class MarkupGate:
         """The newly showable text after `piece` arrived ('' while it is held back)."""
         self.raw += piece
         held = self._settle()
-        visible = self.decided + _shown_part(self.raw[self.settled : held])
+        partial = self.raw[self.settled : held]
+        if self.answer and _starts_transcript(partial):
+            partial = ""
+        visible = self.decided + self._shown(partial)
         return self._release(visible.lstrip())
 
     def close(self) -> str:
         """The rest of the visible text, the reply being whole."""
-        return self._release(strip_markup(self.raw))
+        return self._release(answer_text(self.raw) if self.answer else strip_markup(self.raw))
+
+    def _shown(self, segment: str) -> str:
+        shown = _shown_part(segment)
+        if not self.answer:
+            return shown
+        lines = [without_transcript(line) for line in shown.split("\n")]
+        return "\n".join(line for line in lines if line.strip() or not line)
 
     def _settle(self) -> int:
         """Settle the whole lines after `settled`; where the text must be held from."""
@@ -186,7 +199,7 @@ class MarkupGate:
                 continue
             if newline == -1:
                 break
-            self.decided += _shown_part(raw[self.settled : newline + 1])
+            self.decided += self._shown(raw[self.settled : newline + 1])
             self.settled = position = newline + 1
         held = len(raw)
         for size in range(1, min(len(raw) - self.settled, len(_LONGEST_MARKER)) + 1):
@@ -485,6 +498,57 @@ def _construct_end(raw: str, at: int) -> int | None:
             return at + close + 1
         return at + 1 if len(rest) >= 48 else None  # a tag closes soon, or it was no tag
     return at + 1  # "a < b", "[1]": no markup starts here
+
+
+# ---- the memory's own format said back
+
+MEMORY_LABEL = re.compile(r"^\s*\[\d+(?:\s*-\s*\d+)?\s*턴[^\]\n]{0,60}\]\s*")
+"""A summary's or a recalled turn's label at the start of a line: `[1-3턴]`, `[12턴, ...]`."""
+_SPEAKER = re.compile(
+    r"(?:^|(?<=\s))(사용자|User|AI|도구\([^)\n]{0,40}\)|Tool\([^)\n]{0,40}\))\s*:\s*"
+)
+"""The speaker labels of the memory's transcripts (`graph.summarizer.speaker`)."""
+
+
+def without_transcript(line: str) -> str:
+    """A line of an answer without the memory's format said back.
+
+    Small models given summaries like `[1-3턴] 사용자: ... AI: ...` answer in that format:
+    a turn label, then a made-up exchange. The label goes; a line that is a transcript
+    (it starts with a speaker) keeps only what it gives the AI to say, and nothing when
+    it only speaks for the user.
+    """
+    label = MEMORY_LABEL.match(line)
+    body = line[label.end() :] if label else line
+    speakers = list(_SPEAKER.finditer(body))
+    if not speakers or body[: speakers[0].start()].strip():
+        return body  # no transcript (a speaker named inside a sentence is no label)
+    said = [
+        body[m.end() : speakers[i + 1].start() if i + 1 < len(speakers) else len(body)].strip()
+        for i, m in enumerate(speakers)
+        if m.group(1) == "AI"
+    ]
+    return said[-1] if said else ""
+
+
+def answer_text(text: str) -> str:
+    """What a reader is shown of a model's answer (`strip_markup`, `without_transcript`)."""
+    lines = [without_transcript(line) for line in strip_markup(text).split("\n")]
+    return "\n".join(line for line in lines if line.strip() or not line).strip()
+
+
+def _starts_transcript(partial: str) -> bool:
+    """Whether an unfinished line begins as the memory's format does (held until it ends)."""
+    head = partial.lstrip()
+    if not head:
+        return False
+    if head.startswith("[") and (MEMORY_LABEL.match(head) or "]" not in head[:64]):
+        return True
+    body = head[m.end() :] if (m := MEMORY_LABEL.match(head)) else head
+    first = _SPEAKER.match(body)
+    return first is not None or any(
+        label.startswith(body) for label in ("사용자:", "User:", "AI:", "도구(", "Tool(")
+    )
 
 
 # ---- prompts said back

@@ -824,6 +824,15 @@ class OfflineChatModel(BaseChatModel):
         return "\n\n".join(quotes), quoted
 
 
+def rule_call(text: str, bound: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
+    """The call the engine's rule makes for a message that plainly asks for one of `bound`.
+
+    (arithmetic, the clock, a file, code, weather, Wikipedia, the web), or None. A
+    provider's model may be given it instead of deciding itself (TOOL_DECISION).
+    """
+    return OfflineChatModel(tool_names=list(bound))._plan_tool(text)
+
+
 def asked_tool(text: str) -> str | None:
     """The tool a message plainly asks for by the engine's own rule, available here or not.
 

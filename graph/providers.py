@@ -74,6 +74,7 @@ def _openai(
         streaming=True,
         stream_usage=True,
         max_tokens=limit or None,  # type: ignore[call-arg]
+        seed=settings.seed,
         http_client=httpx2.Client(transport=transport, timeout=settings.timeout_s),
     )
 
@@ -82,7 +83,7 @@ def get_chat_model(settings: Settings) -> BaseChatModel:
     """The answering model: ChatOpenAI when configured, else the offline engine."""
     if settings.resolved_provider == "offline":
         return OfflineChatModel()
-    return _openai(settings, settings.chat_model, temperature=0.3)
+    return _openai(settings, settings.chat_model, temperature=settings.answer_temperature)
 
 
 def get_summarizer_model(settings: Settings) -> BaseChatModel:

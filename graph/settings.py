@@ -61,6 +61,17 @@ class Settings:
         "has) to embed there; the vectors are then built between turns, one request at a time.",
     )
     llm_timeout_s: str = _env("LLM_TIMEOUT_S", "60", "Seconds before a model call gives up.")
+    llm_temperature: str = _env(
+        "LLM_TEMPERATURE",
+        "0.3",
+        "Temperature of the answering model (0-2); summaries and decisions always use 0.",
+    )
+    llm_seed: str = _env(
+        "LLM_SEED",
+        "",
+        "A fixed sampling seed sent with every model call (empty: none), for repeatable runs "
+        "on servers that take one (llama.cpp, vLLM, OpenAI's best effort).",
+    )
     llm_max_retries: str = _env(
         "LLM_MAX_RETRIES",
         "2",
@@ -281,6 +292,16 @@ class Settings:
         "configured: rule, model or both, as ROUTER_DECISION; auto: rule with a compatible "
         "server, model with OpenAI's own API.",
     )
+    tool_decision: str = _env(
+        "TOOL_DECISION",
+        "auto",
+        "Who decides that a message calls a tool, with a model configured: model (the model, "
+        "from the tools it is given), rule (the offline engine's rule for plain requests: "
+        "arithmetic, the clock, a file, code, weather, Wikipedia, the web; the model gets no "
+        "tools) or both (the rule's call where it finds a plain request, the model's own "
+        "calls elsewhere). auto: both with a compatible server, model with OpenAI's own API "
+        "(bench/real_model.py measured small local models answering arithmetic from memory).",
+    )
     prompt_layout_raw: str = _env(
         "PROMPT_LAYOUT",
         "stable_first",
@@ -335,6 +356,25 @@ class Settings:
         if self.provider == "openai":
             return "openai"
         return "openai" if (self.openai_api_key or self.openai_base_url) else "offline"
+
+    @property
+    def answer_temperature(self) -> float:
+        """LLM_TEMPERATURE checked (0-2)."""
+        value = self._float("llm_temperature")
+        if not 0.0 <= value <= 2.0:
+            raise ValueError(f"LLM_TEMPERATURE must be between 0 and 2, got {value}")
+        return value
+
+    @property
+    def seed(self) -> int | None:
+        """LLM_SEED as a whole number, or None when unset."""
+        raw = self.llm_seed.strip()
+        if not raw:
+            return None
+        try:
+            return int(raw)
+        except ValueError as exc:
+            raise ValueError(f"LLM_SEED must be a whole number, got {raw!r}") from exc
 
     @property
     def prompt_layout(self) -> Literal["stable_first", "one_system"]:
@@ -480,6 +520,14 @@ class Settings:
         if raw == "both":
             return "both"
         raise ValueError(f"{env} must be auto, rule, model or both, got {raw!r}")
+
+    @property
+    def tool_mode(self) -> Literal["rule", "model", "both"]:
+        """TOOL_DECISION resolved (auto: both with a compatible server, else model)."""
+        raw = self.tool_decision.strip().lower()
+        if raw in ("", "auto"):
+            return "both" if self.openai_base_url.strip() else "model"
+        return self._decision("tool_decision")
 
     @property
     def router_mode(self) -> Literal["rule", "model", "both"]:

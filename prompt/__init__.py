@@ -27,6 +27,7 @@ TEMPLATES: dict[str, str] = {
     "system.pinned": system.PINNED_HEADER,
     "system.continue": system.CONTINUE,
     "system.in_words": system.IN_WORDS,
+    "system.tool_result": system.TOOL_RESULT,
     "summary.generate": summary.SUMMARY_GENERATOR,
     "summary.retry": summary.SUMMARY_RETRY,
     "summary.digest": summary.DIGEST_GENERATOR,

@@ -55,3 +55,6 @@ IN_WORDS = (
 )
 """Added to the user's message when a step is asked again without tools: the model wrote a
 call that cannot run (no such tool, arguments refused, cut off) or nothing but markup."""
+
+TOOL_RESULT = "[{tool} 결과] {result}"
+"""A tool's result written into the user's message when the step is asked again in words."""

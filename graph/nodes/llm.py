@@ -25,6 +25,7 @@ from langchain_core.messages import (
     InvalidToolCall,
     ToolCall,
     ToolCallChunk,
+    ToolMessage,
     message_chunk_to_message,
 )
 from langchain_core.messages.tool import invalid_tool_call, tool_call
@@ -46,10 +47,11 @@ from graph.context import (
     system_prompt,
 )
 from graph.errors import ErrorCode, TurnCancelled, error_record
-from graph.markup import MarkupGate, read_calls, strip_markup
+from graph.markup import MarkupGate, answer_text, read_calls
 from graph.memory import state_extras, strategy_context
 from graph.nodes import candidates as candidate_rule
 from graph.nodes.base import Node
+from graph.offline import rule_call
 from graph.retrieval.loop import IN_PREPARATION
 from graph.safeguard import mask_message, unmask_message
 from graph.state import ChatState
@@ -305,6 +307,7 @@ def make_llm_node(
     turn_timeout_s: float = 300.0,
     tools: Sequence[BaseTool] | None = None,
     cache_layout: bool = True,
+    tool_rule: bool = False,
 ) -> Callable[[ChatState], dict[str, Any] | Command[Any]]:
     """llm_node: build the context, call the model; on any failure answer with the fallback.
 
@@ -312,7 +315,10 @@ def make_llm_node(
     text is taken as a call to them, or refused and asked again without tools, and the
     answer streams through a `MarkupGate` (`_answer_or_call`): markup is never shown.
     With `cache_layout` the context goes to that model laid out for its server's prefix
-    cache (`graph.context.stable_first`).
+    cache (`graph.context.stable_first`). With `tool_rule` (TOOL_DECISION rule or both) a
+    message that plainly asks for a bound tool gets the offline engine's call for it at
+    the turn's first step, without asking the model (`graph.offline.rule_call`); the model
+    answers from its result.
 
     `plain` is the model without tools: a plain greeting is answered by it (seed 002's fast
     path, one call and no tool round), and so is Continue. `budgets` are seed 003's
@@ -344,7 +350,18 @@ def make_llm_node(
         response: AIMessage | None = None
         fan_out: list[Send] = []
         use_plain = plain is not None and bool(continuing or is_greeting(user_text(current)))
-        if rounds >= max_tool_rounds:
+        ruled = (
+            rule_call(user_text(current), list(schemas or ()))
+            if tool_rule and not rounds and not continuing and state.get("route") != "rag"
+            else None
+        )
+        if ruled is not None:  # the rule's call for a plain request: no model call
+            response = AIMessage(
+                content="",
+                tool_calls=[tool_call(name=ruled[0], args=ruled[1], id=_call_id())],
+                response_metadata={"tool_decision": "rule"},
+            )
+        elif rounds >= max_tool_rounds:
             code = ErrorCode.TOOL_LOOP_LIMIT
             errors.append(error_record(turn, "llm_node", code, f"{rounds} tool rounds"))
             response = fallback_message(code, korean)
@@ -374,8 +391,19 @@ def make_llm_node(
                 if schemas is None:  # the offline engine: its calls are real ones
                     response = _ask(chosen, sent, mapping, check_finish, None, turn_timeout_s)
                 else:
+                    # the rule served a plain request: the model only words its result
+                    served = any(
+                        isinstance(m, AIMessage) and m.response_metadata.get("tool_decision")
+                        for m in current
+                    )
                     response = _answer_or_call(
-                        chosen, plain or chosen, sent, mapping, schemas, turn_timeout_s
+                        chosen,
+                        plain or chosen,
+                        sent,
+                        mapping,
+                        schemas,
+                        turn_timeout_s,
+                        in_words=served,
                     )
                 if continuing:
                     response = _continued(continuing, response)
@@ -496,24 +524,22 @@ def take_written_calls(
     """
     text = content_text(reply)
     if reply.tool_calls or reply.invalid_tool_calls:
-        cleaned = strip_markup(text)
+        cleaned = answer_text(text)
         return reply if cleaned == text else reply.model_copy(update={"content": cleaned})
     found = read_calls(text, schemas)
+    shown = answer_text(found.text)
     if found.runnable:
-        calls = [
-            tool_call(name=c.name, args=c.args, id=f"call_{uuid.uuid4().hex[:24]}")
-            for c in found.calls
-        ]
+        calls = [tool_call(name=c.name, args=c.args, id=_call_id()) for c in found.calls]
         meta = {**reply.response_metadata, WRITTEN_CALLS: [c.form for c in found.calls]}
         meta.pop(CUT_OFF, None)
         return reply.model_copy(
-            update={"content": found.text, "tool_calls": calls, "response_metadata": meta}
+            update={"content": shown, "tool_calls": calls, "response_metadata": meta}
         )
     if found.found:
         raise WrittenMarkup("; ".join(found.problems()))
-    if not found.text:
+    if not shown:
         raise WrittenMarkup(f"nothing but markup: {text[:200]!r}")
-    return reply if found.text == text else reply.model_copy(update={"content": found.text})
+    return reply if shown == text else reply.model_copy(update={"content": shown})
 
 
 def _answer_or_call(
@@ -523,8 +549,12 @@ def _answer_or_call(
     mapping: dict[str, str],
     schemas: Mapping[str, type[BaseModel] | None],
     turn_timeout_s: float,
+    in_words: bool = False,
 ) -> AIMessage:
     """One answer step of a provider's model: its answer or its tool calls, never markup.
+
+    With `in_words` (the rule made this turn's call) it is asked in words at once, the
+    results written into the question (`_in_words`).
 
     The reply is shown as it streams, through a `MarkupGate`; a call written as text that
     can run becomes a tool call (`take_written_calls`). One that cannot (no such tool,
@@ -534,18 +564,21 @@ def _answer_or_call(
     (LLM_BAD_RESPONSE, the apology).
     """
     config: RunnableConfig = {"tags": [TAG_NOSTREAM]}  # shown through the gate instead
-    gate = MarkupGate()
-    reply = _ask(model, sent, mapping, True, config, turn_timeout_s, gate)
+    gate = MarkupGate(answer=True)
     try:
+        if in_words:
+            raise WrittenMarkup("the rule's call was made: its result is put in words")
+        reply = _ask(model, sent, mapping, True, config, turn_timeout_s, gate)
         reply = take_written_calls(reply, schemas)
-        if reply.tool_calls and all(_call_key(c) in _made(sent) for c in reply.tool_calls):
-            # a small model given a tool's result often asks for the same call again
-            raise WrittenMarkup("every call was already made this turn with these arguments")
+        if reply.tool_calls and all(_again(c, sent) for c in reply.tool_calls):
+            # a small model given a tool's result often asks for the same call again, or
+            # calls the tool on the result itself
+            raise WrittenMarkup("a call this turn already made, or of its own result")
     except WrittenMarkup as exc:
-        log.info("the model wrote a call that cannot run (%s); asked again without tools", exc)
-        gate = MarkupGate()
+        log.info("asked in words, without tools: %s", exc)
+        gate = MarkupGate(answer=True)
         reply = _ask(plain, _in_words(sent), mapping, True, config, turn_timeout_s, gate)
-        text = strip_markup(content_text(reply))
+        text = answer_text(content_text(reply))
         if not text:
             raise BrokenOutput(
                 ErrorCode.LLM_BAD_RESPONSE, f"markup again without tools: {exc}"
@@ -566,30 +599,59 @@ def _answer_or_call(
     )
 
 
+def _call_id() -> str:
+    """A new tool call id (the product's own, for a call written as text or by the rule)."""
+    return f"call_{uuid.uuid4().hex[:24]}"
+
+
 def _call_key(call: ToolCall) -> tuple[str, str]:
     return call["name"], json.dumps(call["args"], sort_keys=True, ensure_ascii=False)
 
 
-def _made(sent: Sequence[BaseMessage]) -> set[tuple[str, str]]:
-    """The calls the current turn has made so far (after the user's last message)."""
+def _again(call: ToolCall, sent: Sequence[BaseMessage]) -> bool:
+    """Whether `call` repeats one the current turn made, or asks about a result it got.
+
+    Repeats: the same tool with the same arguments. About a result: every argument is
+    one of this turn's tool results as it was returned (`calculator("69104")` after the
+    calculator said 69104).
+    """
     made: set[tuple[str, str]] = set()
+    results: set[str] = set()
     for message in reversed(sent):
         if isinstance(message, HumanMessage):
             break
         if isinstance(message, AIMessage):
             made.update(_call_key(c) for c in message.tool_calls)
-    return made
+        elif isinstance(message, ToolMessage):
+            results.add(" ".join(content_text(message).split()))
+    values = [" ".join(str(v).split()) for v in call["args"].values()]
+    return _call_key(call) in made or bool(values) and all(v in results for v in values)
 
 
 def _in_words(sent: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """The step's messages with the user's last message asking for an answer in words."""
-    messages = list(sent)
-    for i in range(len(messages) - 1, -1, -1):
-        if isinstance(messages[i], HumanMessage):
-            note = get_prompt("system.in_words")
-            text = f"{content_text(messages[i])}\n\n{note}"
-            messages[i] = messages[i].model_copy(update={"content": text})
-            break
+    """The step's messages asking for an answer in words, with no tool round in them.
+
+    A small model shown tool rounds (the assistant's calls, the tool's results) writes
+    another call, tools offered or not. So the rounds go: earlier turns' answers say
+    what came of theirs, and this turn's results are written into the user's message,
+    with the note that asks for words.
+    """
+    last = max((i for i, m in enumerate(sent) if isinstance(m, HumanMessage)), default=-1)
+    results = [
+        get_prompt("system.tool_result", tool=m.name or "tool", result=content_text(m))
+        for m in sent[last + 1 :]
+        if isinstance(m, ToolMessage)
+    ]
+    messages: list[BaseMessage] = []
+    for i, message in enumerate(sent):
+        if isinstance(message, ToolMessage) or (
+            isinstance(message, AIMessage) and message.tool_calls
+        ):
+            continue
+        if i == last:
+            parts = [content_text(message), *results, get_prompt("system.in_words")]
+            message = message.model_copy(update={"content": "\n\n".join(parts)})
+        messages.append(message)
     return messages
 
 

@@ -107,6 +107,7 @@ def chat(tmp_path: Path, http_server: FakeHTTPServer):
                 # the model decides (the seed's path); auto is the rule for a local server
                 "ROUTER_DECISION": "model",
                 "RERANK_DECISION": "model",
+                "TOOL_DECISION": "model",
                 "RETRIEVAL_MODE": "keyword",
                 "AGENT_MODE": agent_mode,
             }
@@ -220,6 +221,7 @@ def test_the_safeguard_model_check_is_one_call_more_when_turned_on(
             # the model decides (the seed's path); auto is the rule for a local server
             "ROUTER_DECISION": "model",
             "RERANK_DECISION": "model",
+            "TOOL_DECISION": "model",
             "SAFEGUARD_MODEL": "on",
         }
     )

@@ -106,3 +106,48 @@ def test_openai_itself_keeps_the_model_and_a_bad_value_is_named() -> None:
     assert load_settings({"OPENAI_BASE_URL": "http://127.0.0.1:1/v1"}).rerank_mode == "rule"
     with pytest.raises(ValueError, match="RERANK_DECISION"):
         _ = load_settings({"RERANK_DECISION": "sometimes"}).rerank_mode
+
+
+def test_a_plain_tool_request_is_served_by_the_rule_and_the_model_words_the_result(
+    http_server: FakeHTTPServer, tmp_path: Path
+) -> None:
+    """TOOL_DECISION auto (both) on a local server: Qwen2.5-Coder-0.5B answered 1234 * 56 as
+    7098 from memory. The rule calls the calculator; the model is asked in words, once."""
+    from langchain_core.tools import tool
+
+    @tool
+    def calculator(expression: str) -> str:
+        """Evaluate an arithmetic expression."""
+        a, _, b = expression.partition("*")
+        return str(int(a) * int(b))
+
+    bodies = oai.install(http_server, [], default=oai.text("1234 * 56 = 69104입니다."))
+    env = {
+        "OPENAI_BASE_URL": f"{http_server.url}/v1",
+        "CHAT_MODEL": "local-model",
+        "LLM_MAX_RETRIES": "0",
+        "CHAT_DB_PATH": str(tmp_path / "chat.sqlite"),
+    }
+    app = open_app(load_settings(env), tools=[calculator], index=None)
+    events: list[dict[str, Any]] = []
+    try:
+        assert app.settings.tool_mode == "both"
+        thread = new_thread(app)
+        outcome = run_request(
+            app,
+            TurnRequest(thread, message="What is 1234 * 56?"),
+            TurnEvents(thread, events.append),
+        )
+    finally:
+        app.persistence.close()
+    ran = [
+        e["metadata"]
+        for e in events
+        if e["metadata" if "metadata" in e else "type"]
+        and e["type"] == "metadata"
+        and e["metadata"].get("kind") == "tool_result"
+    ]
+    assert [r["tool"] for r in ran] == ["calculator"]
+    assert outcome.answer == "1234 * 56 = 69104입니다."
+    assert len(bodies) == 1 and "tools" not in bodies[0]  # one call, in words
+    assert "69104" in bodies[0]["messages"][-1]["content"]

@@ -21,6 +21,7 @@ def _settings(server, tmp_path: Path, **extra: str):
         # the model decides (the seed's path); auto is the rule for a local server
         "ROUTER_DECISION": "model",
         "RERANK_DECISION": "model",
+        "TOOL_DECISION": "model",
         "CHAT_MODEL": "fake-model",
         "SUMMARY_MODEL": "fake-mini",
         "LLM_MAX_RETRIES": "0",

@@ -54,6 +54,7 @@ def _settings(server: FakeHTTPServer, tmp_path: Path, **extra: str) -> Any:
         # the model decides (the seed's path); auto is the rule for a local server
         "ROUTER_DECISION": "model",
         "RERANK_DECISION": "model",
+        "TOOL_DECISION": "model",
         "CHAT_MODEL": "fake-model",
         "SUMMARY_MODEL": "fake-mini",
         "RETRIEVAL_MODE": "keyword",

@@ -31,6 +31,7 @@ def _settings(server: FakeHTTPServer, tmp_path: Path, **extra: str):
         "LLM_MAX_RETRIES": "0",
         "LLM_TIMEOUT_S": "5",
         "CHAT_DB_PATH": str(tmp_path / "chat.sqlite"),
+        "TOOL_DECISION": "model",  # the model's own calls, written or native
     }
     env.update(extra)
     return load_settings(env)

@@ -94,6 +94,8 @@ def test_qwen_writes_its_tool_call_as_text_and_the_calculator_runs(
             "OPENAI_BASE_URL": qwen.base_url,
             "CHAT_MODEL": qwen.model_id,
             "SUMMARY_MODEL": qwen.model_id,
+            "LLM_TEMPERATURE": "0",
+            "LLM_SEED": "42",
         },
         tmp_path,
     )

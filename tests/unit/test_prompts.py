@@ -26,6 +26,7 @@ EXPECTED = {
     "system.pinned": {"pinned"},
     "system.continue": set(),
     "system.in_words": set(),
+    "system.tool_result": {"tool", "result"},
     "summary.generate": {"turn_label", "target_chars", "conversation"},
     "summary.retry": {"target_chars"},
     "summary.digest": {"turn_label", "target_chars", "summaries"},
