@@ -143,9 +143,7 @@ def test_a_plain_tool_request_is_served_by_the_rule_and_the_model_words_the_resu
     ran = [
         e["metadata"]
         for e in events
-        if e["metadata" if "metadata" in e else "type"]
-        and e["type"] == "metadata"
-        and e["metadata"].get("kind") == "tool_result"
+        if e["type"] == "metadata" and e["metadata"].get("kind") == "tool_result"
     ]
     assert [r["tool"] for r in ran] == ["calculator"]
     assert outcome.answer == "1234 * 56 = 69104입니다."
