@@ -24,27 +24,17 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from graph.state import keep_records
 from graph.tools.effects import untrusted_result
 from graph.turns import split_turns
 
 UNTRUSTED_KEY = "untrusted"
 """`additional_kwargs` key of a message whose text is untrusted (a history payload's
 assistant message): its value says where it came from."""
-MAX_RECORDS = 64
-"""Records the state keeps (the newest): the context stays tainted while any is kept."""
+HISTORY_SOURCE = "assistant message of the history payload"
+"""The source of a history payload's assistant message (seed 001's `history`)."""
 SHOWN = 3
 """Sources an approval request names at most (newest first)."""
-
-
-def keep_records(
-    old: list[dict[str, Any]] | None, new: list[dict[str, Any]] | None
-) -> list[dict[str, Any]]:
-    """Reducer of the state's `untrusted`: new records join, each once, the newest kept."""
-    kept = list(old or [])
-    for record in new or []:
-        if record not in kept:
-            kept.append(dict(record))
-    return kept[-MAX_RECORDS:]
 
 
 def describe_call(name: str, args: Mapping[str, Any] | None) -> str:
@@ -81,10 +71,20 @@ def passage_records(turn: int, passages: Sequence[Mapping[str, Any]]) -> list[di
 
 def history_records(first_turn: int, answers: int) -> list[dict[str, Any]]:
     """Records of a history payload's assistant messages (turns first_turn, ...)."""
-    return [
-        {"turn": first_turn + i, "source": "assistant message of the history payload"}
-        for i in range(answers)
-    ]
+    return [{"turn": first_turn + i, "source": HISTORY_SOURCE} for i in range(answers)]
+
+
+def untrusted_message(message: BaseMessage) -> bool:
+    """Whether a message is untrusted text.
+
+    A result of a tool whose results are (`graph.tools.effects.UNTRUSTED_RESULTS`), or an
+    assistant message marked so (a history payload's).
+    """
+    if isinstance(message, ToolMessage):
+        return untrusted_result(str(message.name or "")) and not str(message.content).startswith(
+            "Error:"
+        )
+    return isinstance(message, AIMessage) and bool(message.additional_kwargs.get(UNTRUSTED_KEY))
 
 
 def _call_args(messages: Sequence[BaseMessage], call_id: str) -> dict[str, Any]:

@@ -795,9 +795,10 @@ def _thread_for_chat(svc: Service, thread_id: str | None, message: str) -> str:
     return thread
 
 
-PENDING_FIELDS = ("category", "reason", "tool", "args", "tool_call_id", "preview")
+PENDING_FIELDS = ("category", "reason", "sources", "tool", "args", "tool_call_id", "preview")
 """What a client sees of a waiting approval (`category`: contract, payment, sensitive, code
-or outbound; `reason` for outbound)."""
+or outbound; `reason` for outbound; `sources`: the untrusted texts in the context, e.g.
+`file notes.txt (read_file), turn 1`)."""
 
 
 def _pending_fields(pending: dict[str, Any]) -> dict[str, Any]:

@@ -63,6 +63,7 @@ from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.tools import TURN_CANCELLED
 from graph.turns import CUT_OFF, content_text, cut_off, is_turn_end, split_turns, turn_open
+from graph.untrusted import HISTORY_SOURCE, UNTRUSTED_KEY, history_records
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +183,9 @@ def _history_turns(
             asked = check_message(app, str(said.get("content") or ""))
         except InputError as exc:
             raise InputError(f"history[{i}]: {exc}") from exc
-        pairs.append((HumanMessage(content=asked), AIMessage(content=answer)))
+        # not this app's model's words: data, as a file's text is (`graph.untrusted`)
+        said_before = AIMessage(content=answer, additional_kwargs={UNTRUSTED_KEY: HISTORY_SOURCE})
+        pairs.append((HumanMessage(content=asked), said_before))
     return pairs
 
 
@@ -205,6 +208,7 @@ def _start_with_history(
         "context_budget": thread_budget(app, record),
         "recall": thread_recall(app, record),
         "transcript_chars": sum(message_chars(m) for m in messages),
+        "untrusted": history_records(1, len(turns)),
     }
     with storage_errors():
         app.graph.update_state(context.config, values, as_node="llm_node")

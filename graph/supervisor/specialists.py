@@ -119,6 +119,8 @@ def make_step_node(
             update["retrieval"] = found["retrieval"]
             if found.get("decisions"):
                 update["decisions"] = found["decisions"]
+            if found.get("untrusted"):
+                update["untrusted"] = found["untrusted"]
         return update
 
     return step_node
