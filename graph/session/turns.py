@@ -33,6 +33,7 @@ from graph.errors import (
     ErrorCode,
     InputError,
     MessageTooLong,
+    NothingPending,
     ThreadBusy,
     TurnCancelled,
     error_record,
@@ -139,6 +140,8 @@ def run_turn(
     favour of what was saved, so two accounts of one conversation cannot disagree unseen.
     """
     message = check_message(app, text)
+    if turn_count is not None and (isinstance(turn_count, bool) or not isinstance(turn_count, int)):
+        raise InputError(f"turn_count must be an integer, not {turn_count!r}.")
     turns = _history_turns(app, history) if history else []
     record = require_thread(app, thread_id)
     try:
@@ -164,7 +167,8 @@ def _history_turns(
     """`history` as (user, assistant) message pairs; InputError for anything else.
 
     The service checks the same shape before queueing (a 422 naming the item); this is the
-    rule itself, for every caller. A user message is held to the chat's message limit.
+    rule itself, for every caller. Each message, the user's and the answer, is held to
+    the chat's message limit (MessageTooLong).
     """
     pairs: list[tuple[HumanMessage, AIMessage]] = []
     items = list(history)
@@ -176,13 +180,14 @@ def _history_turns(
             raise InputError(
                 f"history[{i}] and history[{i + 1}] must be a user message and its answer."
             )
-        answer = check_text(str(answered.get("content") or "")).strip()
-        if not answer:
-            raise InputError(f"history[{i + 1}] has no text.")
         try:
             asked = check_message(app, str(said.get("content") or ""))
         except InputError as exc:
-            raise InputError(f"history[{i}]: {exc}") from exc
+            raise type(exc)(f"history[{i}]: {exc}") from exc
+        try:  # an answer goes into the context as a message does: the same limit
+            answer = check_message(app, str(answered.get("content") or ""))
+        except InputError as exc:
+            raise type(exc)(f"history[{i + 1}]: {exc}") from exc
         # not this app's model's words: data, as a file's text is (`graph.untrusted`)
         said_before = AIMessage(content=answer, additional_kwargs={UNTRUSTED_KEY: HISTORY_SOURCE})
         pairs.append((HumanMessage(content=asked), said_before))
@@ -336,7 +341,7 @@ def resume_turn(
         with storage_errors():
             snapshot = app.graph.get_state(context.config)
         if pending_approval(app, thread_id, snapshot) is None:
-            raise InputError("Nothing is waiting for approval in this thread.")
+            raise NothingPending("Nothing is waiting for approval in this thread.")
         command: Command[Any] = Command(resume=answer.resume_value())
         return _stream(app, thread_id, command, events, context.started(snapshot=snapshot))
 
