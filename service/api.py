@@ -48,6 +48,7 @@ from graph.session import (
     switch_version,
     thread_exists,
     threads,
+    unsent_version,
 )
 from graph.session.app import require_thread, thread_values
 from graph.session.events import metadata_schema, progress
@@ -403,12 +404,21 @@ def create_app(
         dependencies=guarded,
     )
     def retry(thread_id: str) -> JobCreated:
-        """Answer the thread's unanswered last turn again, or finish a fork taken mid-turn."""
+        """Answer the thread's unanswered last turn again, or finish a fork taken mid-turn.
+
+        A new version of a turn that was shown but never answered (its job lost, its
+        process killed) is sent, with the message it was made with.
+        """
         svc = service()
         _known(svc, thread_id)
         _refuse_if_busy(svc, thread_id)
         with _refusals():
             view = load_thread(svc.chat, thread_id, recent_turns=0)
+            unsent = (
+                None if view.retryable or view.resumable else unsent_version(svc.chat, thread_id)
+            )
+        if unsent is not None:  # a version made but never answered (its job was lost)
+            return _version_job(svc, thread_id, None, lambda _: unsent)
         if not (view.retryable or view.resumable):
             raise Refusal(409, "NOTHING_TO_RETRY", "The last turn has its answer.")
         return _created(_enqueue(svc, TurnRequest(thread_id, kind="retry")))

@@ -156,3 +156,33 @@ def test_history_answers_are_limited_like_messages(tmp_path: Path) -> None:
             assert taken.status_code == 202, taken.text
     finally:
         svc.proc.stop()
+
+
+def test_a_version_whose_job_was_lost_is_sent_by_retry(tmp_path: Path) -> None:
+    """A new version made (as a regenerate does) whose job never ran: retry sends it."""
+    from graph.session import load_thread, new_version, open_app
+    from graph.settings import load_settings
+    from tests.service.conftest import sse
+
+    svc = start_service(tmp_path)
+    try:
+        with svc.client() as client:
+            for text in ("메모 1: 101호", "메모 2: 202호"):
+                assert client.post("/chat", json={"message": text, "thread_id": "t-v"}).is_success
+            # the version made in another process of the same database, its job lost
+            chat = open_app(
+                load_settings({"CHAT_DB_PATH": svc.env["CHAT_DB_PATH"]}), tools=[], index=None
+            )
+            new_version(chat, "t-v", 2, "메모 2: 707호로 바꿔 주세요")
+            assert load_thread(chat, "t-v", recent_turns=0).turn_count == 1
+            chat.persistence.close()
+            retried = client.post("/api/sessions/t-v/retry")
+            assert retried.status_code == 202, retried.text
+            assert sse(client, retried.json()["job_id"])[-1]["type"] == "done"
+            turns = client.get("/api/sessions/t-v/export").json()["turns"]
+            assert [t["turn"] for t in turns] == [1, 2]
+            assert turns[1]["messages"][0]["data"]["content"] == "메모 2: 707호로 바꿔 주세요"
+            versions = client.get("/api/sessions/t-v/turns/2/versions").json()
+            assert (versions["shown"], versions["count"]) == (2, 2)
+    finally:
+        svc.proc.stop()
