@@ -516,8 +516,7 @@ def _settle_head(app: ChatApp, thread_id: str) -> None:
     head = saver.head(thread_id)  # no values read: most turns find nothing to put right
     if head is None:
         return
-    finished = bool(head.writes) and not any(channel in UNSETTLED for channel in head.writes)
-    if finished:
+    if _finished(head):
         app.graph.update_state(config_for(thread_id, app.settings), None, as_node=END)
         log.warning("thread %s: a step whose process died as it was saved was kept", thread_id)
     elif head.metadata.get("source") == "input":
@@ -758,8 +757,10 @@ def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutc
     unanswered turn (STORAGE_ERROR) so the next message never joins it, and stays one
     even when that closing write is refused too (the next reader closes it as
     TURN_INTERRUPTED). Only a message the database shows absent is "not saved":
-    StorageError, and the UI gives the text back. One whose fate cannot be read at all
-    is reported as such, not as refused.
+    StorageError, and the UI gives the text back. When the thread cannot be settled in
+    time, what the next reader will find is read without writing (`_fate`): a message it
+    keeps is an unanswered turn (STORAGE_ERROR), never "not saved". One whose fate cannot
+    be read at all is reported as such, not as refused.
     """
     deadline = time.monotonic() + RECHECK_S
     delay = 0.05
@@ -771,7 +772,18 @@ def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutc
             break
         except StorageError as exc:
             if time.monotonic() + delay > deadline:
-                raise StorageError(_UNCONFIRMED) from exc
+                # the thread cannot be settled (its writes are refused), but what the next
+                # reader will find can be read without writing: never "not saved" for a
+                # message it will keep (issue 43)
+                kept = _fate(app, thread_id, payload)
+                if kept is None:
+                    raise StorageError(_UNCONFIRMED) from exc
+                if not kept:
+                    raise StorageError(_NOT_SAVED) from exc
+                return TurnOutcome(
+                    answer=content_text(fallback_message(ErrorCode.STORAGE_ERROR)),
+                    error_code=ErrorCode.STORAGE_ERROR.value,
+                )
             time.sleep(delay)
             delay = min(2 * delay, 1.0)
     values = snapshot.values or {}
@@ -788,6 +800,31 @@ def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutc
     return TurnOutcome(
         answer=content_text(final), error_code=final.response_metadata.get("error_code")
     )
+
+
+def _fate(app: ChatApp, thread_id: str, payload: Any) -> bool | None:
+    """Whether the turn `payload` began is kept, as the next reader will settle the thread.
+
+    Read only (a full disk refuses writes, not reads): a message whose arrival checkpoint
+    has nothing finished on it is dropped (`_settle_head`); otherwise the saved state
+    decides. None when it cannot be read; True for a resumption (its turn was saved).
+    """
+    if not isinstance(payload, dict):
+        return True
+    try:
+        with storage_errors():
+            head = app.persistence.saver.head(thread_id)
+            if head is not None and not _finished(head) and head.metadata.get("source") == "input":
+                return False
+            snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+    except StorageError:
+        return None
+    return _holds_message(snapshot.values or {}, payload)
+
+
+def _finished(head: Any) -> bool:
+    """Whether a head's saved writes are a finished step (kept when the thread is settled)."""
+    return bool(head.writes) and not any(channel in UNSETTLED for channel in head.writes)
 
 
 def _holds_message(values: dict[str, Any], payload: dict[str, Any]) -> bool:
