@@ -130,7 +130,10 @@ def fork_thread(
         # has none: the fork starts empty)
         parent = found.parent_config
         if parent is None:
-            return _empty_fork(app, thread_id, record, checkpoint_id, compression_rate, title)
+            hidden_under = named if hidden and named else ""
+            return _empty_fork(
+                app, thread_id, record, checkpoint_id, compression_rate, title, hidden_under
+            )
         found = _kept(app, thread_id, parent["configurable"]["checkpoint_id"])
     values = dict(found.checkpoint["channel_values"])
     turn = int(values.get("turn_count", 0))
@@ -217,12 +220,19 @@ def _empty_fork(
     checkpoint_id: str,
     compression_rate: float | None,
     title: str,
+    hidden_under: str = "",
 ) -> str:
-    """A fork from before the first message: a new, empty thread with the source's settings."""
+    """A fork from before the first message: a new, empty thread with the source's settings.
+
+    `hidden_under`: the thread whose hidden version slot it is from its first write.
+    """
     fork_id = new_thread(
         app,
-        title=title or f"{record.get('title') or thread_id} (fork at turn 0)",
+        title=""
+        if hidden_under
+        else title or f"{record.get('title') or thread_id} (fork at turn 0)",
         owner=str(record.get("owner") or ""),
+        **({VERSION_OF: hidden_under} if hidden_under else {}),
     )
     rate = compression_rate if compression_rate is not None else record.get("rate")
     try:

@@ -27,6 +27,7 @@ from graph.session import (
     redo_last_turn,
     run_turn,
     switch_version,
+    threads,
     turn_versions,
 )
 from graph.settings import load_settings
@@ -57,6 +58,14 @@ if mode == "after_move":
         os.kill(os.getpid(), signal.SIGKILL)  # the rows moved and were committed
     versions.move_rows = move_then_die
     switch_version(app, thread, 3, int(sys.argv[5]))
+if mode == "after_fork":
+    import graph.session.versions as versions
+    forked = versions.fork_thread
+    def fork_then_die(*args, **kwargs):
+        forked(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGKILL)  # the fork written, the move not begun
+    versions.fork_thread = fork_then_die
+    new_version(app, thread, int(sys.argv[5]), "다른 질문")
 if mode == "switching":
     print("ready", flush=True)
     shown = 1
@@ -169,6 +178,30 @@ def test_a_version_never_sent_can_be_left_with_the_shown_line_intact(tmp_path: P
     assert _asked(app, thread) == [f"메모 {n}: 회의실 {n}0{n}호" for n in range(1, 4)]
     _say(app, thread, "메모 4: 회의실 404호")  # the conversation goes on from it
     assert load_thread(app, thread).turn_count == 4
+    app.persistence.close()
+
+
+@pytest.mark.faults
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("turn", [1, 3])
+def test_a_new_version_killed_after_its_fork_lists_no_stray_conversation(
+    tmp_path: Path, turn: int
+) -> None:
+    db = tmp_path / "v.sqlite"
+    app = _open(db)
+    thread = new_thread(app)
+    for n in range(1, 4):
+        _say(app, thread, f"메모 {n}: 회의실 {n}0{n}호")
+    app.persistence.close()
+    child = _child(db, thread, "after_fork", str(turn))
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == -signal.SIGKILL, err[-2000:]
+    app = _open(db)
+    assert [t["thread_id"] for t in threads(app)] == [thread]  # the fork was born hidden
+    assert load_thread(app, thread).turn_count == 3 and turn not in turn_versions(app, thread)
+    redo = new_version(app, thread, turn, "다른 질문")  # and a new version still works
+    run_turn(app, thread, redo.message, turn_count=turn, compression_rate=0.3)
+    assert _asked(app, thread)[-1] == "다른 질문"
     app.persistence.close()
 
 
