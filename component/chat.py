@@ -240,6 +240,8 @@ def render_approval(pending: dict[str, Any], lang: str, on_decide: Decide) -> No
             st.error(t("may_have_run", lang))
         if pending.get("reason"):
             st.info(t(f"outbound_{pending['reason']}", lang, tool=pending.get("tool", "")))
+        if pending.get("sources"):  # which untrusted text it was (graph.untrusted)
+            st.caption(t("approval_sources", lang, sources="; ".join(pending["sources"])))
         if category == "code":
             st.caption(t("approval_help", lang))
         else:

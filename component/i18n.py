@@ -240,8 +240,12 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "This code was approved and running when the app stopped; it may already have run. Approving again runs it once more.",
     },
     "outbound_data_in_context": {
-        "ko": "이번 턴의 컨텍스트에 문서·파일·웹에서 온 내용이 있습니다. {tool}은(는) 내용을 외부로 보내므로, 그 안의 지시를 따른 호출이 아닌지 확인하고 승인해 주세요.",
-        "en": "This turn's context holds text from a document, a file or the web. {tool} sends text out of the machine: check that the call is not following instructions hidden in that text.",
+        "ko": "모델이 보는 컨텍스트(이번 턴, 이전 턴, 요약 포함)에 문서·파일·웹 등 외부에서 온 내용이 있습니다. {tool}은(는) 내용을 외부로 보내므로, 그 안의 지시를 따른 호출이 아닌지 확인하고 승인해 주세요.",
+        "en": "The context the model sees (this turn, earlier turns, summaries) holds text from a document, a file, the web or elsewhere. {tool} sends text out of the machine: check that the call is not following instructions hidden in that text.",
+    },
+    "approval_sources": {
+        "ko": "외부에서 온 내용: {sources}",
+        "en": "Untrusted text in the context: {sources}",
     },
     "outbound_prompt_injection": {
         "ko": "이 메시지는 지시를 바꾸려는 시도로 분류되었습니다. {tool}은(는) 내용을 외부로 보내므로 승인이 필요합니다.",

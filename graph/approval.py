@@ -1,23 +1,33 @@
-"""Approval by category (seed 004) and the answer an approval gets back.
+"""Approval by what a call does (issue 43), its category (seed 004), and the answer it gets.
 
-**Categories.** A tool call, or a supervisor step, is put in one of seed 004's categories
-by transparent rules, and then never runs before the user approves it:
+**What decides.** A tool call, or a supervisor step, waits for the user's approval by
+these, in order (`ask_for`):
 
-| category | the call is | found by |
-|---|---|---|
-| `contract` | signing, agreeing to, renewing or terminating a contract | an *act* phrase of `data/lexicon/approval.tsv` in the user's message or the call's arguments |
-| `payment` | paying, transferring money, buying, ordering, refunding | an act phrase as above; or a card number (Luhn, the safeguard's pattern) or a labelled card field (`card number: ...`) in the arguments |
-| `sensitive` | carrying personal data out of the conversation | in the arguments: a resident registration number, phone number or e-mail address (the safeguard's PII patterns), a labelled secret or record (`password: ...`, `계좌번호 110-...`, `진단명: ...`), or a statement of health (`diagnosed with`) |
+1. **The tool's effect** (`graph.tools.effects`): a tool that only computes or reads on
+   this machine never asks; one that pays, signs or hands personal data out always asks,
+   in that category; python_repl (`code`) always asks.
+2. **The words**, for an outbound tool (and code, to name its category): the offline rules
+   of `graph.wording` on the user's message and the call's arguments, by the kind of
+   wording (a paying or signing act, an amount with a verb that moves it, a card number,
+   personal data in the arguments):
 
-The first that applies, in that order, is the call's category (a payment to a contract's
-counterparty is a contract). Tools that only read or compute on this machine
-(`LOCAL_TOOLS`: calculator, clock, read_file, the document searches) have no effect to
-approve and are never put in a category. The rules err toward asking: a false alarm costs
-one click, a missed one a payment.
+   | category | the call is |
+   |---|---|
+   | `contract` | signing, agreeing to, renewing or terminating a contract |
+   | `payment` | paying, transferring money, buying, ordering, refunding; a card number or field |
+   | `sensitive` | carrying personal data or a secret out of the conversation |
 
-Besides these, an approval request names the reason it was asked for when it is not a
-category of the seed: `code` for the tools that always ask (`python_repl`), `outbound`
-for a tool that sends text out after untrusted text came in (with the request's `reason`).
+   The first that applies, in that order, is the call's category (a payment to a
+   contract's counterparty is a contract).
+3. **The model's decision**, where a model runs: the category the safeguard's or the
+   supervisor's structured decision gave the message (`model`). Either the model or the
+   rules can ask; neither can waive what the other found.
+4. **Untrusted text** (`untrusted`): text from a file, a document, the web or a history
+   payload's assistant message anywhere in what the model sees makes an outbound call
+   ask (`outbound`, its `reason` and the `sources` named), as does a message the
+   safeguard labelled PROMPT_INJECTION.
+
+The rules err toward asking: a false alarm costs one click, a missed one a payment.
 
 **Answers.** The graph pauses with `interrupt(request)`, where `request` is
 `{"kind": "approval", "category": ..., ...}`; it goes on with `Command(resume=answer)`,
@@ -37,16 +47,15 @@ and `{"response": ...}`, or the app's `{"action": ..., "args": ...}`) into an `A
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
 from typing import Any
 
+from graph import wording
 from graph.errors import InputError
-from graph.lexicon import read_table
 from graph.safeguard import find_pii
+from graph.tools.effects import ACTS, EFFECTS, LOCAL, Effect, effect_of
 
 
 class Category(StrEnum):
@@ -56,112 +65,16 @@ class Category(StrEnum):
     PAYMENT = "payment"
     SENSITIVE = "sensitive"
     CODE = "code"
-    """A tool that never runs unapproved (`graph.tools.APPROVAL_REQUIRED`: python_repl)."""
+    """A tool that runs model-written code (`Effect.CODE`: python_repl): it always asks."""
     OUTBOUND = "outbound"
-    """A tool that sends text out, after untrusted text came into the turn."""
+    """A tool that sends text out, with untrusted text in the context."""
 
 
 SEED_CATEGORIES = (Category.CONTRACT, Category.PAYMENT, Category.SENSITIVE)
 """The categories `category_of` finds, in the order they are tried."""
 
-LOCAL_TOOLS = frozenset(
-    {
-        "calculator",
-        "get_current_datetime",
-        "read_file",
-        "search_all",
-        "search_by_metadata",
-        "get_section",
-    }
-)
-"""Tools that only read or compute on this machine: nothing to approve in them."""
-
-LEXICON_FILE = "approval.tsv"
-"""`data/lexicon/approval.tsv`: category, kind (act, label, data), phrases."""
-
-_PII_CATEGORY = {
-    "CARD": Category.PAYMENT,
-    "RRN": Category.SENSITIVE,
-    "PHONE": Category.SENSITIVE,
-    "EMAIL": Category.SENSITIVE,
-}
-"""The safeguard's PII kinds (`graph.safeguard.find_pii`) and the category each puts a call in."""
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The compiled phrases of one category."""
-
-    act: re.Pattern[str] | None
-    label: re.Pattern[str] | None
-    """A label followed by a value (`_VALUE`)."""
-    label_name: re.Pattern[str] | None
-    """The label alone (to say which one matched, without its value)."""
-    data: re.Pattern[str] | None
-
-
-def _phrase(phrase: str) -> str:
-    """A phrase as a regular expression.
-
-    Spaces between Korean letters are optional, English words match whole, and a space
-    of the phrase matches any run of spaces.
-    """
-    parts: list[str] = []
-    words = phrase.split()
-    for w, word in enumerate(words):
-        if w:  # a space: optional between Korean letters, needed between English words
-            korean = _hangul(words[w - 1][-1]) and _hangul(word[0])
-            parts.append(r"\s*" if korean else r"\s+")
-        for i, char in enumerate(word):
-            if i and _hangul(char) and _hangul(word[i - 1]):
-                parts.append(r"\s*")
-            parts.append(re.escape(char))
-    text = "".join(parts)
-    head = r"(?<![a-z0-9])" if phrase[0].isascii() and phrase[0].isalnum() else ""
-    tail = r"(?![a-z0-9])" if phrase[-1].isascii() and phrase[-1].isalnum() else ""
-    return head + text + tail
-
-
-def _hangul(char: str) -> bool:
-    return "가" <= char <= "힣"
-
-
-_VALUE = r"\s*(?:[:=]\s*[^\s,;]|(?:is\s+|은\s*|는\s*|이\s*|가\s*)?[^\s,;]*\d)"
-"""What must follow a label for it to name a value: ':' or '=' and anything, or a token
-with a digit (`password: x`, `계좌번호 110-123`, `my pin is 0420`; not `password reset`)."""
-
-
-@cache
-def rules() -> dict[Category, Rules]:
-    """The categories' phrases from `data/lexicon/approval.tsv`, compiled once."""
-    found: dict[tuple[str, str], list[str]] = {}
-    for category, kind, phrases in read_table(LEXICON_FILE, 3):
-        if category not in {c.value for c in SEED_CATEGORIES} or kind not in (
-            "act",
-            "label",
-            "data",
-        ):
-            raise ValueError(f"{LEXICON_FILE}: unknown category or kind {category!r} {kind!r}")
-        found.setdefault((category, kind), []).extend(
-            p.strip().lower() for p in phrases.split("|") if p.strip()
-        )
-
-    def pattern(category: Category, kind: str, suffix: str = "") -> re.Pattern[str] | None:
-        words = found.get((category.value, kind))
-        if not words:
-            return None
-        alternatives = "|".join(_phrase(w) for w in sorted(words, key=len, reverse=True))
-        return re.compile(f"(?:{alternatives}){suffix}", re.IGNORECASE)
-
-    return {
-        c: Rules(
-            pattern(c, "act"),
-            pattern(c, "label", _VALUE),
-            pattern(c, "label"),
-            pattern(c, "data"),
-        )
-        for c in SEED_CATEGORIES
-    }
+LOCAL_TOOLS = frozenset(name for name, effect in EFFECTS.items() if effect in LOCAL)
+"""The built-in tools that only read or compute on this machine: nothing to approve."""
 
 
 def args_text(args: Mapping[str, Any] | None) -> str:
@@ -183,50 +96,111 @@ def args_text(args: Mapping[str, Any] | None) -> str:
     return "\n".join(lines)
 
 
+def arg_values(args: Mapping[str, Any] | None) -> list[str]:
+    """The text values of a call's arguments, nested ones too (each read as a text of its own)."""
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Mapping):
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list | tuple):
+            for inner in value:
+                walk(inner)
+        elif isinstance(value, str):
+            found.append(value)
+
+    walk(args or {})
+    return found
+
+
 def category_of(
     tool_name: str | None, args: Mapping[str, Any] | None, message: str = ""
 ) -> Category | None:
     """The seed category of a call of `tool_name` with `args`, asked for by `message`.
 
-    None when no rule applies, or when the tool only reads or computes on this machine
-    (`LOCAL_TOOLS`). `tool_name` None classifies `message` and `args` alone (a supervisor
-    step that is no tool call).
+    None when no rule applies, or when the tool only reads or computes on this machine.
+    `tool_name` None classifies `message` and `args` alone (a supervisor step that is no
+    tool call).
     """
     found = classify_call(tool_name, args, message)
     return found[0] if found else None
 
 
 def classify_call(
-    tool_name: str | None, args: Mapping[str, Any] | None, message: str = ""
+    tool_name: str | None,
+    args: Mapping[str, Any] | None,
+    message: str = "",
+    *,
+    effect: Effect | None = None,
 ) -> tuple[Category, str] | None:
-    """`category_of` with what decided it: a phrase, a label or a PII kind (never a value)."""
-    if tool_name in LOCAL_TOOLS:
+    """`category_of` with what decided it: an act, a label or a PII kind (never a value).
+
+    `effect` is the tool's (`graph.tools.effects.effect_of` of its name when not given).
+    """
+    effect = effect or (effect_of(tool_name) if tool_name else None)
+    if effect in LOCAL:
         return None
+    if effect in ACTS:
+        return Category(effect.value), f"the tool's effect is {effect.value}"
     sent = args_text(args)
-    pii = [kind for kind, _ in find_pii(sent)]
-    table = rules()
-    for category in SEED_CATEGORIES:
-        rule = table[category]
-        for text in (message, sent):
-            hit = rule.act.search(text) if rule.act and text else None
-            if hit:
-                return category, f"asks to {_words(hit.group(0))!r}"
-        kinds = [k for k in pii if _PII_CATEGORY.get(k) == category]
-        if kinds:
-            return category, kinds[0]
-        hit = rule.label.search(sent) if rule.label and sent else None
-        if hit and rule.label_name:
-            name = rule.label_name.match(hit.group(0))
-            return category, f"labelled {_words(name.group(0) if name else '')!r}"
-        hit = rule.data.search(sent) if rule.data and sent else None
-        if hit:
-            return category, f"states {_words(hit.group(0))!r}"
+    texts = [t for t in (message, *arg_values(args)) if t]
+    for category in (Category.CONTRACT, Category.PAYMENT):
+        for text in texts:
+            why = wording.act(category.value, text)
+            if why:
+                return category, why
+    plain = wording.normalize(sent)
+    if any(kind == "CARD" for kind, _ in find_pii(plain)):
+        return Category.PAYMENT, "CARD"
+    name = wording.labelled("payment", plain)
+    if name:
+        return Category.PAYMENT, f"labelled {name!r}"
+    found = wording.sensitive(sent)
+    return (Category.SENSITIVE, found.why) if found else None
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Why a call waits for approval: its category and what decided it."""
+
+    category: Category
+    why: str
+    sources: tuple[str, ...] = ()
+    """The untrusted texts in the context, when there are any (named in the request)."""
+
+
+def ask_for(
+    effect: Effect,
+    args: Mapping[str, Any] | None,
+    message: str,
+    *,
+    model: str | None = None,
+    untrusted: Sequence[str] = (),
+    injection: bool = False,
+) -> Ask | None:
+    """Whether a call with this effect waits for the user, and why (module docstring).
+
+    `model` is the category a model's structured decision gave the message or the step
+    (contract, payment or sensitive; anything else is ignored); `untrusted` names the
+    untrusted texts in the context; `injection` says the safeguard labelled the message a
+    prompt injection.
+    """
+    if effect in LOCAL:
+        return None
+    sources = tuple(untrusted) if effect in (Effect.OUTBOUND, Effect.CODE) else ()
+    found = classify_call(None, args, message, effect=effect)
+    if found is not None:
+        return Ask(found[0], found[1], sources)
+    if model in {c.value for c in SEED_CATEGORIES}:
+        return Ask(Category(str(model)), "the model's decision", sources)
+    if effect is Effect.CODE:
+        return Ask(Category.CODE, "runs code", sources)
+    if injection:
+        return Ask(Category.OUTBOUND, "prompt_injection", sources)
+    if sources:
+        return Ask(Category.OUTBOUND, "data_in_context", sources)
     return None
-
-
-def _words(text: str) -> str:
-    """A matched phrase without its value: letters and spaces, digits and the rest cut."""
-    return re.sub(r"\s+", " ", re.sub(r"[^\w\s']|\d", "", text)).strip().lower()
 
 
 # ---- the answer an approval gets back

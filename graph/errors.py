@@ -39,6 +39,9 @@ class ErrorCode(StrEnum):
     INPUT_REJECTED = "INPUT_REJECTED"
     """The message or request was refused before anything was written (empty, too long,
     out of order, waiting for an approval); nothing changed."""
+    NOTHING_PENDING = "NOTHING_PENDING"
+    """A decision came for a thread with no call waiting (another decision took it first,
+    or none was asked); nothing ran and nothing changed."""
     APPROVAL_REJECTED = "APPROVAL_REJECTED"
     """The user rejected a call (or a step) that waited for approval: it was not run and
     the task ended there (seed 004); the conversation before it stays as it was."""
@@ -71,6 +74,12 @@ def error_record(
 ) -> dict[str, object]:
     """One entry of the state's `errors` list: turn, node, code and a short message."""
     return {"turn": turn, "node": node, "code": code.value, "message": str(exc)[:500]}
+
+
+class NothingPending(InputError):
+    """A decision for a thread where no call waits for approval (the service: 409)."""
+
+    code = ErrorCode.NOTHING_PENDING
 
 
 class MessageTooLong(InputError):

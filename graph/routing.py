@@ -34,6 +34,7 @@ from graph.state import ChatState
 from graph.structured import ask_structured, collect_decisions, decision_records
 from graph.text import asks_the_clock, is_greeting, is_statement
 from graph.turns import content_text, extract_current_turn
+from graph.untrusted import passage_records
 from prompt import get_prompt
 
 log = logging.getLogger(__name__)
@@ -137,6 +138,15 @@ def _retrieved(result: LoopResult) -> dict[str, Any]:
     }
 
 
+def tainted(update: dict[str, Any], turn: int) -> dict[str, Any]:
+    """`update` with a record of each document its passages come from (`graph.untrusted`).
+
+    What a document says is data, in this turn and in any summary of it.
+    """
+    records = passage_records(turn, update.get("retrieved") or [])
+    return {**update, "untrusted": records} if records else update
+
+
 def make_router_node(
     index: DocumentIndex,
     model: BaseChatModel | None = None,
@@ -193,7 +203,8 @@ def make_router_node(
         found = _nothing_retrieved()
         if rule.ranked is not None and model is None:
             found = _retrieved(rule.ranked)  # found already: the rag node keeps it
-        return {"route": rule.route, "route_reason": rule.reason, **found, **decisions}
+        update = {"route": rule.route, "route_reason": rule.reason, **found, **decisions}
+        return tainted(update, int(state.get("turn_count", 0)))
 
     return router_node
 
@@ -222,7 +233,7 @@ def make_rag_node(
             # one search, its passages surest first (as the loop's rerank would put them)
             found = relevant(index.search(question, k=3))
             hits = sorted(found, key=lambda h: (-h.confidence, -h.score))
-            return {
+            single = {
                 "retrieved": [asdict(h) for h in hits],
                 "retrieval": {
                     "outcome": ANSWERED if hits else NOT_FOUND,
@@ -231,12 +242,13 @@ def make_rag_node(
                     "absent": index.unknown_words(question),
                 },
             }
+            return tainted(single, int(state.get("turn_count", 0)))
         with collect_decisions() as made:  # the judge's calls, one a step
             result = run_loop(index, question, judge)
         update = _retrieved(result)
         if made:
             update["decisions"] = decision_records(made, int(state.get("turn_count", 0)))
-        return update
+        return tainted(update, int(state.get("turn_count", 0)))
 
     return rag_node
 

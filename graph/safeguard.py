@@ -5,7 +5,7 @@ Labels and policy (`SafeguardLabel`, `POLICY`):
 | label | found by (offline rules) | policy (= route) | error code |
 |---|---|---|---|
 | PASS | nothing below | **answer**: answered as usual | - |
-| PII | phone numbers, e-mail addresses, Korean resident registration numbers, card numbers (Luhn) | **mask**: answered; before any text leaves the machine for a model provider each value is replaced by a placeholder, and the reply is unmasked locally, so the stored conversation, the panel and the answer keep the real values | SAFEGUARD_PII_MASKED |
+| PII | phone numbers, e-mail addresses, Korean resident registration numbers (with or without the dash), card numbers (Luhn) | **mask**: answered; before any text leaves the machine for a model provider each value is replaced by a placeholder, and the reply is unmasked locally, so the stored conversation, the panel and the answer keep the real values | SAFEGUARD_PII_MASKED |
 | PROMPT_INJECTION | "ignore previous instructions", "reveal the system prompt", ... | **warn**: answered, the user sees the warning, and tools that send text out of the machine need approval this turn | SAFEGUARD_INJECTION_WARNED |
 | HARMFUL | instructions for weapons, explosives, or self-harm methods | **block**: never sent to a provider; the turn is closed unanswered | SAFEGUARD_BLOCKED |
 
@@ -56,7 +56,14 @@ ERROR_CODES = {
 """The error code each label other than PASS is recorded with (seed 001)."""
 
 _PII: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("RRN", re.compile(r"(?<!\d)\d{6}-[1-8]\d{6}(?!\d)")),
+    # with its dash, or written without it (or with a space) when the first six digits are
+    # a date: a bare 13-digit number is otherwise read as a card number
+    (
+        "RRN",
+        re.compile(
+            r"(?<!\d)(?:\d{6}-|\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]) ?)[1-8]\d{6}(?!\d)"
+        ),
+    ),
     ("CARD", re.compile(r"(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)")),
     ("EMAIL", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
     ("PHONE", re.compile(r"(?<![\d-])(?:\+82[- ]?|0)\d{1,2}[- ]?\d{3,4}[- ]?\d{4}(?![\d-])")),

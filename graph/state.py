@@ -53,6 +53,22 @@ def gather(
     return [*(old or []), *new]
 
 
+UNTRUSTED_RECORDS = 64
+"""Records of untrusted text the state keeps (the newest): the context stays tainted while
+any is kept (see `graph.untrusted`)."""
+
+
+def keep_records(
+    old: list[dict[str, Any]] | None, new: list[dict[str, Any]] | None
+) -> list[dict[str, Any]]:
+    """Reducer of `untrusted`: new records join, each once; the newest are kept."""
+    kept = list(old or [])
+    for record in new or []:
+        if record not in kept:
+            kept.append(dict(record))
+    return kept[-UNTRUSTED_RECORDS:]
+
+
 class ChatState(TypedDict, total=False):
     """State of one conversation thread."""
 
@@ -135,6 +151,11 @@ class ChatState(TypedDict, total=False):
     """AGENT_MODE=supervisor: the turn's intent and plan: goal, parts, category, steps
     (agent, question, category; at most MAX_STEPS), left_out, how (json_schema, ...,
     rule) (see `graph.supervisor.plan`)."""
+    untrusted: Annotated[list[dict[str, Any]], keep_records]
+    """Untrusted text that came into the thread: {turn, source} for each tool result, each
+    retrieved document and each history payload's assistant message. The text may have
+    gone into a summary since; while it is recorded here, outbound and code calls ask
+    (see `graph.untrusted`)."""
     steps: list[dict[str, Any]]
     """AGENT_MODE=supervisor: the plan's steps run so far: n, agent, question, category,
     status (running, done, failed, rejected), approval, answer, sources, the passages and

@@ -48,6 +48,7 @@ from graph.session import (
     switch_version,
     thread_exists,
     threads,
+    unsent_version,
 )
 from graph.session.app import require_thread, thread_values
 from graph.session.events import metadata_schema, progress
@@ -189,6 +190,13 @@ def create_app(
 
     tokens = Tokens.from_settings(config)
     users_on = tokens.users_on
+    query_token = config.query_token_allowed
+    if query_token:
+        log.warning(
+            "WS_QUERY_TOKEN=allow: WebSocket tokens are taken from the URL too, and URLs "
+            "end up in proxy and access logs; prefer the Authorization header or the "
+            "subprotocol pair 'bearer, <token>'"
+        )
 
     async def authorized(authorization: str = Header(default="")) -> None:
         # async: the caller it records is seen by the endpoint (a sync one in the pool too)
@@ -412,12 +420,21 @@ def create_app(
         dependencies=guarded,
     )
     def retry(thread_id: str) -> JobCreated:
-        """Answer the thread's unanswered last turn again, or finish a fork taken mid-turn."""
+        """Answer the thread's unanswered last turn again, or finish a fork taken mid-turn.
+
+        A new version of a turn that was shown but never answered (its job lost, its
+        process killed) is sent, with the message it was made with.
+        """
         svc = service()
         _known(svc, thread_id)
         _refuse_if_busy(svc, thread_id)
         with _refusals():
             view = load_thread(svc.chat, thread_id, recent_turns=0)
+            unsent = (
+                None if view.retryable or view.resumable else unsent_version(svc.chat, thread_id)
+            )
+        if unsent is not None:  # a version made but never answered (its job was lost)
+            return _version_job(svc, thread_id, None, lambda _: unsent)
         if not (view.retryable or view.resumable):
             raise Refusal(409, "NOTHING_TO_RETRY", "The last turn has its answer.")
         return _created(_enqueue(svc, TurnRequest(thread_id, kind="retry")))
@@ -511,9 +528,17 @@ def create_app(
     # ---- seed 004: WebSocket
     @api.websocket("/ws/{thread_id}")
     async def socket(websocket: WebSocket, thread_id: str) -> None:
-        token = websocket.headers.get("authorization", "") or (
-            "Bearer " + websocket.query_params.get("token", "")
-        )
+        token, subprotocol = socket_token(websocket)
+        if "token" in websocket.query_params:
+            if not query_token:
+                await websocket.close(
+                    code=1008,
+                    reason="no ?token= (it would be logged): send it in the Authorization "
+                    "header or as the subprotocols 'bearer, <token>'",
+                )
+                return
+            log.warning("a WebSocket token came in the URL (WS_QUERY_TOKEN=allow)")
+            token = token or "Bearer " + websocket.query_params["token"]
         try:
             _check_token(tokens, token)
         except Refusal:
@@ -530,7 +555,7 @@ def create_app(
             await websocket.close(code=1013, reason=exc.message[:120])
             return
         try:
-            await websocket.accept()
+            await websocket.accept(subprotocol=subprotocol)
             await _converse(svc, websocket, thread_id)
         except WebSocketDisconnect:
             pass
@@ -541,6 +566,20 @@ def create_app(
 
 
 # ---- pieces of the endpoints
+
+
+def socket_token(websocket: WebSocket) -> tuple[str, str | None]:
+    """The WebSocket's `Authorization` value and the subprotocol to accept it with.
+
+    From the `Authorization` header, or from the subprotocols a browser can send
+    (`new WebSocket(url, ["bearer", token])`): the pair `bearer, <token>`, accepted as
+    `bearer` so that the token is never echoed back.
+    """
+    header = websocket.headers.get("authorization", "")
+    offered = [p.strip() for p in websocket.headers.get("sec-websocket-protocol", "").split(",")]
+    if len(offered) >= 2 and offered[0].lower() == "bearer" and offered[1]:
+        return header or f"Bearer {offered[1]}", "bearer"
+    return header, None
 
 
 def _check_token(tokens: Tokens, authorization: str) -> None:
@@ -673,9 +712,8 @@ def _submit(
     fields = fields or _JobFields()
     text = _checked(svc, message)
     owner = _job_user(fields.user_id)
-    for i, item in enumerate(fields.history or []):
-        if item["role"] == "user":
-            _checked(svc, item["content"], f"history[{i}]")
+    for i, item in enumerate(fields.history or []):  # answers too: they are context
+        _checked(svc, item["content"], f"history[{i}]")
     counted = bool(fields.history) or fields.turn_count is not None
     new = thread_id is None or (counted and not thread_exists(svc.chat, thread_id))
     if counted and new:  # checked before a thread is made for it
@@ -811,9 +849,10 @@ def _thread_for_chat(svc: Service, thread_id: str | None, message: str) -> str:
     return thread
 
 
-PENDING_FIELDS = ("category", "reason", "tool", "args", "tool_call_id", "preview")
+PENDING_FIELDS = ("category", "reason", "sources", "tool", "args", "tool_call_id", "preview")
 """What a client sees of a waiting approval (`category`: contract, payment, sensitive, code
-or outbound; `reason` for outbound)."""
+or outbound; `reason` for outbound; `sources`: the untrusted texts in the context, e.g.
+`file notes.txt (read_file), turn 1`)."""
 
 
 def _pending_fields(pending: dict[str, Any]) -> dict[str, Any]:
@@ -939,7 +978,12 @@ async def _answer(svc: Service, job: Job, after: int) -> ChatAnswer:
         ) from exc
     if error and not turn:  # refused: nothing was saved
         code = error["error_code"]
-        status = {"THREAD_BUSY": 409, "INPUT_REJECTED": 422, "STORAGE_ERROR": 503}.get(code, 500)
+        status = {
+            "THREAD_BUSY": 409,
+            "NOTHING_PENDING": 409,  # a decision that lost to another one
+            "INPUT_REJECTED": 422,
+            "STORAGE_ERROR": 503,
+        }.get(code, 500)
         raise Refusal(status, code, error["content"], job_id=job.job_id)
     if turn.get("error_code") == ErrorCode.APPROVAL_REJECTED.value:
         # seed 004: a rejection ends the task with an error response; the turn is closed

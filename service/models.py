@@ -62,7 +62,8 @@ class JobRequest(_Body):
       ignored: two versions of one conversation would otherwise disagree without anyone
       noticing.
     - `turn_count`: the number the client gives this turn (1 for a new thread, or the
-      number of `history` turns + 1). Optional; when given it is checked (409
+      number of `history` turns + 1), a JSON integer (`true`, `1.0` and `"1"` are 422).
+      Optional; when given it is checked (409
       TURN_OUT_OF_ORDER when the thread is elsewhere), so a client that counted wrong
       learns it instead of writing out of order.
     - `user_id`: who asks. With user tokens the token decides and a different `user_id`
@@ -78,7 +79,7 @@ class JobRequest(_Body):
     compression_rate: float | None = Rate
     strategy: Strategy | None = None
     history: list[HistoryItem] | None = None
-    turn_count: int | None = Field(default=None, ge=1)
+    turn_count: int | None = Field(default=None, ge=1, strict=True)
     user_id: str | None = None
     metadata: dict[str, Any] | None = None
 

@@ -81,9 +81,24 @@ class ServiceSettings:
         "How often a worker says it is alive and looks for dead ones (a worker on another "
         "host silent for 5 beats is dead; on this host the process table tells at once).",
     )
+    ws_query_token: str = env_field(
+        "WS_QUERY_TOKEN",
+        "refuse",
+        "refuse (default): the WebSocket takes its token from the `Authorization` header or "
+        "as the subprotocol pair `bearer, <token>` only, and refuses a connection with "
+        "`?token=` (1008), since URLs end up in proxy and access logs. allow: `?token=` is "
+        "taken too, for clients that can do neither, and each such connection logs a warning.",
+    )
     wait_s: str = env_field(
         "CHAT_WAIT_S", "300", "How long POST /chat and resume wait for the turn to end."
     )
+
+    @property
+    def query_token_allowed(self) -> bool:
+        """WS_QUERY_TOKEN as a yes or no (ValueError for anything but refuse or allow)."""
+        if self.ws_query_token not in ("refuse", "allow"):
+            raise ValueError(f"WS_QUERY_TOKEN must be refuse or allow, not {self.ws_query_token!r}")
+        return self.ws_query_token == "allow"
 
     def worker_count(self, chat: Settings) -> int:
         """SERVICE_WORKERS as a number of at least 1 (`auto` as documented above)."""

@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from langchain_core.messages import BaseMessage, ToolMessage
+from langchain_core.messages import BaseMessage
 
 from graph.memory.answer_types import answer_kinds
 from graph.memory.thesaurus import synonyms
@@ -51,19 +51,9 @@ from graph.storage.archive import Archive, load_archived_turns
 from graph.summarizer import cut_words, sentences
 from graph.times import describe_time, turn_time
 from graph.turns import final_answer, user_text
+from graph.untrusted import untrusted_message
 from prompt import get_prompt
 
-DATA_TOOL_NAMES = frozenset(
-    {
-        "read_file",
-        "search_all",
-        "search_by_metadata",
-        "get_section",
-        "web_search",
-        "search_wikipedia",
-    }
-)
-"""Tools whose results are data; a recalled turn that used one is marked `data`."""
 MIN_RELEVANCE = 0.3
 """Share of the message's information a turn must contain to be recalled."""
 GENERIC_SHARE = 0.25
@@ -113,7 +103,8 @@ class Recalled:
     text: str
     """What the context shows of it: the user's message and the answer, cut if long."""
     data: bool = False
-    """The turn used a document, a file or the web: its answer may carry that text."""
+    """The turn holds untrusted text (a file, a document, the web, a history payload's
+    answer; `graph.untrusted.untrusted_message`): its answer may carry that text."""
     follows: int = 0
     """For a follow-up: the recalled turn whose subject it takes up later (0: a hit)."""
 
@@ -541,5 +532,5 @@ def _item(
         score=score,
         terms=why,
         text=excerpt(messages, terms),
-        data=any(isinstance(m, ToolMessage) and m.name in DATA_TOOL_NAMES for m in messages),
+        data=any(untrusted_message(m) for m in messages),
     )

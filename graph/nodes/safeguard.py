@@ -29,6 +29,14 @@ class SafeguardDecision(BaseModel):
         description="PASS, PII, PROMPT_INJECTION or HARMFUL"
     )
     reason: str = Field(default="", description="a few words on why")
+    action: Literal["none", "payment", "contract", "sensitive"] = Field(
+        default="none",
+        description=(
+            "what the message asks the assistant to carry out: payment (pay, transfer, buy, "
+            "refund), contract (sign, agree to, renew, terminate), sensitive (send personal "
+            "data or a secret out), or none"
+        ),
+    )
 
 
 SEVERITY = [
@@ -40,11 +48,13 @@ SEVERITY = [
 """When the rules and the model disagree, the more severe label holds."""
 
 
-def model_label(model: BaseChatModel, text: str) -> tuple[SafeguardLabel, str] | None:
-    """The model's label of `text` (PII masked before it is sent), or None if it fails.
+def model_label(model: BaseChatModel, text: str) -> tuple[SafeguardLabel, str, str] | None:
+    """The model's label of `text` (PII masked before it is sent), why, and the act it asks.
 
     One structured decision (`graph.structured`); None when no `SafeguardDecision` can be
-    had from the model, and the rules decide alone.
+    had from the model, and the rules decide alone. The act (payment, contract, sensitive
+    or none) is what the message asks to be carried out: a tool call of this turn that
+    could carry it out asks for approval in that category (`graph.approval.ask_for`).
     """
     answer = ask_structured(
         model,
@@ -54,7 +64,7 @@ def model_label(model: BaseChatModel, text: str) -> tuple[SafeguardLabel, str] |
     )
     if answer.value is None:
         return None
-    return SafeguardLabel(answer.value.label), answer.value.reason
+    return SafeguardLabel(answer.value.label), answer.value.reason, answer.value.action
 
 
 def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
@@ -66,7 +76,9 @@ def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
     Offline the rules of `graph.safeguard` decide; with a model configured it is asked too
     (one structured-output call, the message's PII masked) and the more severe label holds.
     The label is kept in the state (`safeguard`) for the panel, the event stream and the
-    tool node (a PROMPT_INJECTION turn asks before any tool sends text out).
+    tool node (a PROMPT_INJECTION turn asks before any tool sends text out); so is the act
+    the model found the message asking for (`action`: payment, contract or sensitive), by
+    which the turn's outbound and code calls ask even where the rules found no act.
     """
 
     def safeguard_node(state: ChatState) -> dict[str, Any]:
@@ -76,9 +88,10 @@ def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
             found = model_label(model, text) if model is not None and text else None
         if found is not None and SEVERITY.index(found[0]) > SEVERITY.index(label):
             label, reasons = found[0], [f"model: {found[1]}" if found[1] else "model"]
-        update: dict[str, Any] = {
-            "safeguard": {"label": label.value, "policy": POLICY[label], "reasons": reasons}
-        }
+        kept: dict[str, Any] = {"label": label.value, "policy": POLICY[label], "reasons": reasons}
+        if found is not None and found[2] != "none":
+            kept["action"] = found[2]
+        update: dict[str, Any] = {"safeguard": kept}
         if made:  # how the model's label was had, or that the rules decided alone
             update["decisions"] = decision_records(made, int(state.get("turn_count", 0)))
         code = ERROR_CODES.get(label)

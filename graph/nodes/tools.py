@@ -14,12 +14,12 @@ from graph.approval import (
     NOT_RUN_AFTER_REJECT,
     REJECTED,
     USER_ANSWERED,
+    Ask,
     Category,
-    category_of,
+    ask_for,
     read_answer,
 )
 from graph.errors import ErrorCode, error_record
-from graph.memory.recall import DATA_TOOL_NAMES
 from graph.nodes.base import Node
 from graph.nodes.llm import fallback_message
 from graph.retrieval.loop import MAX_CALLS
@@ -27,7 +27,9 @@ from graph.state import ChatState
 from graph.storage.archive import Archive
 from graph.storage.tool_calls import load_call, mark_call
 from graph.text import is_korean
+from graph.tools.effects import Effect, effect_of
 from graph.turns import extract_current_turn, user_text
+from graph.untrusted import UNTRUSTED_KEY, sources, tool_record
 
 
 def make_tool_node(
@@ -35,10 +37,12 @@ def make_tool_node(
 ) -> Node:
     """tool_node: run the requested tools; risky ones only after the user approves them.
 
-    A call pauses the graph with `interrupt()` when its tool is in `approval_required`
-    (category `code`), when `graph.approval.category_of` puts it in a seed category
-    (contract, payment, sensitive), or when it would send text out after untrusted text
-    came in (`outbound`, with its `reason`). The request names the `category`; the resume
+    A call pauses the graph with `interrupt()` when `graph.approval.ask_for` says so: by
+    the tool's effect first (`graph.tools.effects`; a tool in `approval_required` is at
+    least `code`), then the words of the message and the arguments (contract, payment,
+    sensitive), the model's decision (the safeguard's `action`), and untrusted text
+    anywhere in the context (`graph.untrusted`: `outbound`, with its `reason` and the
+    `sources` named). The request names the `category`; the resume
     value is read by `graph.approval.read_answer`: approve and edit run the call, respond
     gives it the user's text as its result (it does not run), and reject ends the task:
     the call and those after it in the step are not run, and the turn is closed with an
@@ -85,21 +89,22 @@ def make_tool_node(
                 )
             else:
                 record = load_call(archive, thread, key) if archive else None
-                reason = _outbound_reason(state, results) if name in OUTBOUND else ""
-                category = approval_category(name, args, message, approval_required, reason)
+                asked = _ask(state, results, name, tool, args, message, approval_required)
                 answered = ""
-                if category is not None:
+                if asked is not None:
                     # interrupt() runs for every approval, done or not: on resume LangGraph
                     # hands back the answers by their order in the node
-                    request = {
+                    request: dict[str, Any] = {
                         "kind": "approval",
-                        "category": category.value,
+                        "category": asked.category.value,
                         "tool": name,
                         "args": args,
                         "tool_call_id": call_id,
                     }
-                    if reason:
-                        request["reason"] = reason
+                    if asked.category is Category.OUTBOUND:
+                        request["reason"] = asked.why
+                    if asked.sources:
+                        request["sources"] = list(asked.sources[:SHOWN_SOURCES])
                     answer = read_answer(interrupt(request))
                     decision, answered = answer.action, answer.response
                     if decision == "edit":
@@ -134,11 +139,14 @@ def make_tool_node(
                     artifact={"args": args, "decision": decision},
                 )
             )
-        if not rejected:
-            return {"messages": results}
         turn = int(state.get("turn_count", 0))
+        found = [tool_record(turn, r, (r.artifact or {}).get("args")) for r in results]
+        tainted = {UNTRUSTED_KEY: [r for r in found if r]} if any(found) else {}
+        if not rejected:
+            return {"messages": results, **tainted}
         code = ErrorCode.APPROVAL_REJECTED
         return {
+            **tainted,
             "messages": [*results, fallback_message(code, is_korean(message) or not message)],
             "errors": [
                 *state.get("errors", []),
@@ -149,24 +157,49 @@ def make_tool_node(
     return tool_node
 
 
+SHOWN_SOURCES = 3
+"""Untrusted texts an approval request names at most (newest first)."""
+
+
+def _ask(
+    state: ChatState,
+    results: Sequence[ToolMessage],
+    name: str,
+    tool: BaseTool,
+    args: dict[str, Any],
+    message: str,
+    approval_required: frozenset[str],
+) -> Ask | None:
+    """Why this call waits for the user's approval, or None (`graph.approval.ask_for`)."""
+    effect = effect_of(name, tool.metadata, approval_required)
+    safeguard = state.get("safeguard") or {}
+    return ask_for(
+        effect,
+        args,
+        message,
+        model=safeguard.get("action"),
+        untrusted=sources(state, results) if effect in (Effect.OUTBOUND, Effect.CODE) else (),
+        injection=safeguard.get("label") == "PROMPT_INJECTION",
+    )
+
+
 def approval_category(
     name: str,
     args: dict[str, Any],
     message: str,
     approval_required: frozenset[str],
     reason: str = "",
+    *,
+    model: str | None = None,
 ) -> Category | None:
-    """Why a call must wait for the user's approval, or None when it runs at once.
+    """Why a call of the tool called `name` must wait for approval, or None.
 
-    A seed category first (the user should see that a payment is a payment, even in code),
-    then `code` for the tools that always ask, then `outbound` for a `reason`.
+    The tool's effect by its name (`graph.tools.effects`), then the words, then the
+    model's category, then `code`, then `outbound` for a `reason` (untrusted text).
     """
-    found = category_of(name, args, message)
-    if found is not None:
-        return found
-    if name in approval_required:
-        return Category.CODE
-    return Category.OUTBOUND if reason else None
+    effect = effect_of(name, None, approval_required)
+    asked = ask_for(effect, args, message, model=model, untrusted=(reason,) if reason else ())
+    return asked.category if asked else None
 
 
 def route_after_tools(state: ChatState) -> Literal["llm_node", "__end__"]:
@@ -206,31 +239,6 @@ def pending_call_key(state: ChatState, request: dict[str, Any]) -> str:
     calls = last.tool_calls if isinstance(last, AIMessage) else []
     position = next((i for i, c in enumerate(calls) if c["id"] == call_id), 0)
     return call_key(int(state.get("turn_count", 0)), _model_steps(state), position, call_id)
-
-
-OUTBOUND = frozenset({"web_search", "search_wikipedia", "get_weather"})
-"""Tools that send text out of the machine."""
-
-
-def _outbound_reason(state: ChatState, results: Sequence[ToolMessage]) -> str:
-    """Why an outbound call needs the user's approval in this turn, or '' if it does not.
-
-    Text from a document, a file or the web is data: if the context holds such text (found
-    now or recalled), instructions hidden in it must not make the model send anything out
-    unasked. The same holds in a turn the safeguard labelled PROMPT_INJECTION.
-    """
-    if (state.get("safeguard") or {}).get("label") == "PROMPT_INJECTION":
-        return "prompt_injection"
-    data_now = [
-        m
-        for m in [*extract_current_turn(state["messages"]), *results]
-        if isinstance(m, ToolMessage) and m.name in DATA_TOOL_NAMES
-    ]
-    if data_now or state.get("retrieved"):
-        return "data_in_context"
-    if any(item.get("data") for item in state.get("recalled") or []):
-        return "data_in_context"
-    return ""
 
 
 RETRIEVAL_TOOLS = frozenset({"search_all", "search_by_metadata", "get_section"})

@@ -14,6 +14,7 @@ from graph.retrieval.confidence import MIN_CONFIDENCE
 from graph.retrieval.embeddings import HashingEmbeddings
 from graph.retrieval.index import DocumentIndex, Hit, Mode, format_hits
 from graph.settings import Settings
+from graph.tools.effects import EFFECT_KEY, Effect
 
 __all__ = [
     "MIN_CONFIDENCE",
@@ -141,7 +142,6 @@ def build_document_tools(index: DocumentIndex) -> list[BaseTool]:
         return text or f"No section {heading!r} in {source}."
 
     return [
-        StructuredTool.from_function(search_all, name="search_all"),
-        StructuredTool.from_function(search_by_metadata, name="search_by_metadata"),
-        StructuredTool.from_function(get_section, name="get_section"),
+        StructuredTool.from_function(func, name=func.__name__, metadata={EFFECT_KEY: Effect.READ})
+        for func in (search_all, search_by_metadata, get_section)
     ]

@@ -82,6 +82,7 @@ from graph.session.versions import (
     redo_last_turn,
     switch_version,
     turn_versions,
+    unsent_version,
 )
 
 __all__ = [
@@ -102,6 +103,7 @@ __all__ = [
     "checkpoints",
     "fork_thread",
     "redo_last_turn",
+    "unsent_version",
     "Redo",
     "TurnVersions",
     "new_version",

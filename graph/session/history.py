@@ -24,6 +24,7 @@ from graph.errors import CheckpointNotFound, InputError
 from graph.session.app import ChatApp, config_for, require_thread
 from graph.session.errors import storage_errors
 from graph.session.records import new_thread
+from graph.session.slots import VERSION_OF
 from graph.settings import validate_rate
 from graph.storage.archive import delete_archive, update_thread
 from graph.storage.checkpointer import FORK_SOURCE, METADATA_KEYS
@@ -104,6 +105,7 @@ def fork_thread(
     compression_rate: float | None = None,
     title: str = "",
     named: str | None = None,
+    hidden: bool = False,
 ) -> str:
     """Start a new thread from one of `thread_id`'s kept checkpoints; return its id.
 
@@ -111,7 +113,8 @@ def fork_thread(
     summaries still to come, if given) and a copy of the archive up to it; the original is
     not touched. A checkpoint inside a turn leaves that turn to be finished by `retry_turn`.
     `named`: the thread id the fork's state names (its own by default; a new version of a
-    turn is forked and then moved under its thread, see `graph.session.versions`).
+    turn is forked and then moved under its thread, see `graph.session.versions`), and
+    `hidden`: the fork is a version slot of `named` from its first write (never listed).
     """
     record = require_thread(app, thread_id)
     if compression_rate is not None:
@@ -127,15 +130,21 @@ def fork_thread(
         # has none: the fork starts empty)
         parent = found.parent_config
         if parent is None:
-            return _empty_fork(app, thread_id, record, checkpoint_id, compression_rate, title)
+            hidden_under = named if hidden and named else ""
+            return _empty_fork(
+                app, thread_id, record, checkpoint_id, compression_rate, title, hidden_under
+            )
         found = _kept(app, thread_id, parent["configurable"]["checkpoint_id"])
     values = dict(found.checkpoint["channel_values"])
     turn = int(values.get("turn_count", 0))
     # the fork is its source's owner's (the service's user), written with the record
     fork_id = new_thread(
         app,
-        title=title or f"{record.get('title') or thread_id} (fork at turn {turn})",
+        title=""
+        if hidden
+        else title or f"{record.get('title') or thread_id} (fork at turn {turn})",
         owner=str(record.get("owner") or ""),
+        **({VERSION_OF: named} if hidden and named else {}),
     )
     values["session_id"] = named or fork_id
     values["summary_history"] = [
@@ -211,12 +220,19 @@ def _empty_fork(
     checkpoint_id: str,
     compression_rate: float | None,
     title: str,
+    hidden_under: str = "",
 ) -> str:
-    """A fork from before the first message: a new, empty thread with the source's settings."""
+    """A fork from before the first message: a new, empty thread with the source's settings.
+
+    `hidden_under`: the thread whose hidden version slot it is from its first write.
+    """
     fork_id = new_thread(
         app,
-        title=title or f"{record.get('title') or thread_id} (fork at turn 0)",
+        title=""
+        if hidden_under
+        else title or f"{record.get('title') or thread_id} (fork at turn 0)",
         owner=str(record.get("owner") or ""),
+        **({VERSION_OF: hidden_under} if hidden_under else {}),
     )
     rate = compression_rate if compression_rate is not None else record.get("rate")
     try:

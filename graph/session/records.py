@@ -14,10 +14,13 @@ from graph.session.app import ChatApp
 from graph.storage.archive import register_thread
 
 
-def new_thread(app: ChatApp, title: str = "", owner: str = "") -> str:
-    """Create an empty thread (of `owner`, when the service's user made it); return its id."""
+def new_thread(app: ChatApp, title: str = "", owner: str = "", **fields: Any) -> str:
+    """Create an empty thread (of `owner`, when the service's user made it); return its id.
+
+    `fields` go into its record as it is written (`version_of`: a hidden version slot).
+    """
     thread_id = f"session_{uuid.uuid4().hex[:12]}"
-    register_thread(app.persistence.archive, thread_id, title, owner)
+    register_thread(app.persistence.archive, thread_id, title, owner, **fields)
     return thread_id
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from graph.errors import ErrorCode, InputError, ThreadBusy
+from graph.errors import ErrorCode, InputError, NothingPending, ThreadBusy
 from graph.memory import STRATEGIES
 from graph.server_queue import running_turn
 from graph.session.app import ChatApp, pending_approval, thread_values
@@ -95,6 +95,8 @@ def run_request(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnO
             outcome = _run(app, request, events, context)
     except ThreadBusy as exc:
         return _refuse(events, str(exc), ErrorCode.THREAD_BUSY)
+    except NothingPending as exc:  # a decision that lost to another: not a bad input
+        return _refuse(events, str(exc), ErrorCode.NOTHING_PENDING)
     except InputError as exc:
         return _refuse(events, str(exc), ErrorCode.INPUT_REJECTED)
     except StorageError as exc:
@@ -172,7 +174,7 @@ def check_decision(app: ChatApp, thread_id: str, tool_call_id: str) -> dict[str,
     """The pending approval a decision answers; InputError if there is none or another."""
     pending = pending_approval(app, thread_id)
     if pending is None:
-        raise InputError("Nothing is waiting for approval in this thread.")
+        raise NothingPending("Nothing is waiting for approval in this thread.")
     if tool_call_id and str(pending.get("tool_call_id")) != tool_call_id:
         raise ApprovalMismatch(
             f"The decision answers {tool_call_id!r}, but the call waiting is "

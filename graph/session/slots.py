@@ -61,9 +61,8 @@ def is_slot(record: dict[str, Any]) -> bool:
 
 def new_slot(app: ChatApp, thread_id: str, record: dict[str, Any]) -> str:
     """An empty hidden slot of the thread (the version shown now parks there later)."""
-    slot = new_thread(app, owner=str(record.get("owner") or ""))
-    update_thread(app.persistence.archive, slot, **{VERSION_OF: thread_id})
-    return slot
+    # hidden as it is written: a process dying next leaves no empty conversation listed
+    return new_thread(app, owner=str(record.get("owner") or ""), **{VERSION_OF: thread_id})
 
 
 def hide(app: ChatApp, slot: str, thread_id: str) -> None:

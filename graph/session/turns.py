@@ -33,6 +33,7 @@ from graph.errors import (
     ErrorCode,
     InputError,
     MessageTooLong,
+    NothingPending,
     ThreadBusy,
     TurnCancelled,
     error_record,
@@ -71,6 +72,7 @@ from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.tools import TURN_CANCELLED
 from graph.turns import CUT_OFF, content_text, cut_off, is_turn_end, split_turns, turn_open
+from graph.untrusted import HISTORY_SOURCE, UNTRUSTED_KEY, history_records
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +148,8 @@ def run_turn(
     favour of what was saved, so two accounts of one conversation cannot disagree unseen.
     """
     message = check_message(app, text)
+    if turn_count is not None and (isinstance(turn_count, bool) or not isinstance(turn_count, int)):
+        raise InputError(f"turn_count must be an integer, not {turn_count!r}.")
     turns = _history_turns(app, history) if history else []
     record = require_thread(app, thread_id)
     try:
@@ -171,7 +175,8 @@ def _history_turns(
     """`history` as (user, assistant) message pairs; InputError for anything else.
 
     The service checks the same shape before queueing (a 422 naming the item); this is the
-    rule itself, for every caller. A user message is held to the chat's message limit.
+    rule itself, for every caller. Each message, the user's and the answer, is held to
+    the chat's message limit (MessageTooLong).
     """
     pairs: list[tuple[HumanMessage, AIMessage]] = []
     items = list(history)
@@ -183,14 +188,17 @@ def _history_turns(
             raise InputError(
                 f"history[{i}] and history[{i + 1}] must be a user message and its answer."
             )
-        answer = check_text(str(answered.get("content") or "")).strip()
-        if not answer:
-            raise InputError(f"history[{i + 1}] has no text.")
         try:
             asked = check_message(app, str(said.get("content") or ""))
         except InputError as exc:
-            raise InputError(f"history[{i}]: {exc}") from exc
-        pairs.append((HumanMessage(content=asked), AIMessage(content=answer)))
+            raise type(exc)(f"history[{i}]: {exc}") from exc
+        try:  # an answer goes into the context as a message does: the same limit
+            answer = check_message(app, str(answered.get("content") or ""))
+        except InputError as exc:
+            raise type(exc)(f"history[{i + 1}]: {exc}") from exc
+        # not this app's model's words: data, as a file's text is (`graph.untrusted`)
+        said_before = AIMessage(content=answer, additional_kwargs={UNTRUSTED_KEY: HISTORY_SOURCE})
+        pairs.append((HumanMessage(content=asked), said_before))
     return pairs
 
 
@@ -213,6 +221,7 @@ def _start_with_history(
         "context_budget": thread_budget(app, record),
         "recall": thread_recall(app, record),
         "transcript_chars": sum(message_chars(m) for m in messages),
+        "untrusted": history_records(1, len(turns)),
     }
     with storage_errors():
         app.graph.update_state(context.config, values, as_node="llm_node")
@@ -379,7 +388,7 @@ def resume_turn(
         with storage_errors():
             snapshot = app.graph.get_state(context.config)
         if pending_approval(app, thread_id, snapshot) is None:
-            raise InputError("Nothing is waiting for approval in this thread.")
+            raise NothingPending("Nothing is waiting for approval in this thread.")
         command: Command[Any] = Command(resume=answer.resume_value())
         return _stream(app, thread_id, command, events, context.started(snapshot=snapshot))
 
@@ -554,8 +563,7 @@ def _settle_head(app: ChatApp, thread_id: str) -> None:
     head = saver.head(thread_id)  # no values read: most turns find nothing to put right
     if head is None:
         return
-    finished = bool(head.writes) and not any(channel in UNSETTLED for channel in head.writes)
-    if finished:
+    if _finished(head):
         app.graph.update_state(config_for(thread_id, app.settings), None, as_node=END)
         log.warning("thread %s: a step whose process died as it was saved was kept", thread_id)
     elif head.metadata.get("source") == "input":
@@ -800,8 +808,10 @@ def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutc
     unanswered turn (STORAGE_ERROR) so the next message never joins it, and stays one
     even when that closing write is refused too (the next reader closes it as
     TURN_INTERRUPTED). Only a message the database shows absent is "not saved":
-    StorageError, and the UI gives the text back. One whose fate cannot be read at all
-    is reported as such, not as refused.
+    StorageError, and the UI gives the text back. When the thread cannot be settled in
+    time, what the next reader will find is read without writing (`_fate`): a message it
+    keeps is an unanswered turn (STORAGE_ERROR), never "not saved". One whose fate cannot
+    be read at all is reported as such, not as refused.
     """
     deadline = time.monotonic() + RECHECK_S
     delay = 0.05
@@ -813,7 +823,18 @@ def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutc
             break
         except StorageError as exc:
             if time.monotonic() + delay > deadline:
-                raise StorageError(_UNCONFIRMED) from exc
+                # the thread cannot be settled (its writes are refused), but what the next
+                # reader will find can be read without writing: never "not saved" for a
+                # message it will keep (issue 43)
+                kept = _fate(app, thread_id, payload)
+                if kept is None:
+                    raise StorageError(_UNCONFIRMED) from exc
+                if not kept:
+                    raise StorageError(_NOT_SAVED) from exc
+                return TurnOutcome(
+                    answer=content_text(fallback_message(ErrorCode.STORAGE_ERROR)),
+                    error_code=ErrorCode.STORAGE_ERROR.value,
+                )
             time.sleep(delay)
             delay = min(2 * delay, 1.0)
     values = snapshot.values or {}
@@ -830,6 +851,31 @@ def _after_storage_error(app: ChatApp, thread_id: str, payload: Any) -> TurnOutc
     return TurnOutcome(
         answer=content_text(final), error_code=final.response_metadata.get("error_code")
     )
+
+
+def _fate(app: ChatApp, thread_id: str, payload: Any) -> bool | None:
+    """Whether the turn `payload` began is kept, as the next reader will settle the thread.
+
+    Read only (a full disk refuses writes, not reads): a message whose arrival checkpoint
+    has nothing finished on it is dropped (`_settle_head`); otherwise the saved state
+    decides. None when it cannot be read; True for a resumption (its turn was saved).
+    """
+    if not isinstance(payload, dict):
+        return True
+    try:
+        with storage_errors():
+            head = app.persistence.saver.head(thread_id)
+            if head is not None and not _finished(head) and head.metadata.get("source") == "input":
+                return False
+            snapshot = app.graph.get_state(config_for(thread_id, app.settings))
+    except StorageError:
+        return None
+    return _holds_message(snapshot.values or {}, payload)
+
+
+def _finished(head: Any) -> bool:
+    """Whether a head's saved writes are a finished step (kept when the thread is settled)."""
+    return bool(head.writes) and not any(channel in UNSETTLED for channel in head.writes)
 
 
 def _holds_message(values: dict[str, Any], payload: dict[str, Any]) -> bool:

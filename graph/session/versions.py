@@ -54,7 +54,6 @@ from graph.session.errors import storage_errors
 from graph.session.history import checkpoints, fork_thread
 from graph.session.slots import (
     COMPARISON,
-    VERSION_OF,
     VERSIONS,
     TurnVersions,
     delete_slots,
@@ -69,12 +68,7 @@ from graph.session.slots import (
 )
 from graph.session.threads import load_thread
 from graph.session.turns import check_message
-from graph.storage.archive import (
-    delete_archive,
-    get_thread,
-    move_rows,
-    update_thread,
-)
+from graph.storage.archive import delete_archive, get_thread, move_rows
 from graph.storage.leases import ThreadBusyError, writer_lease
 from graph.turns import content_text, turn_open
 
@@ -105,6 +99,9 @@ def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = N
     if is_slot(record):
         raise InputError(f"Unknown thread {thread_id!r}.")
     _rows_must_move(app)
+    unsent = unsent_version(app, thread_id, message)
+    if unsent is not None and unsent.turn_count == turn:
+        return unsent  # made before, never answered: it is sent now, not made again
     # the turn and those after it (the last one says whether a turn is still running)
     count = load_thread(app, thread_id, recent_turns=0).turn_count
     view = load_thread(app, thread_id, recent_turns=max(1, count - turn + 1))
@@ -116,22 +113,26 @@ def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = N
             "The conversation's last turn is still running; a message can be sent again "
             "once it has ended."
         )
-    asked = next((m for m in turns[turn] if isinstance(m, HumanMessage)), turns[turn][0])
-    text = check_message(app, message if message is not None else content_text(asked))
+    said = next((m for m in turns[turn] if isinstance(m, HumanMessage)), turns[turn][0])
+    text = check_message(app, message if message is not None else content_text(said))
     source, checkpoint_id = _before(app, thread_id, record, turn, checkpoints)
     with _quiet(app, thread_id):
         record = require_thread(app, thread_id)
-        fork = fork_thread(app, source, checkpoint_id, named=thread_id)
+        # the fork and a new slot are hidden slots from their first write: a process dying
+        # before the move leaves no conversation listed, only rows no record names
+        fork = fork_thread(app, source, checkpoint_id, named=thread_id, hidden=True)
         archive = app.persistence.archive
         try:
             with storage_errors():
-                update_thread(archive, fork, **{VERSION_OF: thread_id, "title": ""})
                 entries = entries_of(record)
                 entry = entries.get(str(turn)) or {
                     "slots": [new_slot(app, thread_id, record)],
                     "shown": 1,
                 }
                 slots = [*entry["slots"], fork]
+                # what the new version asks is kept with it, in the same transaction as
+                # the move: a process dying before its turn runs leaves it to be sent
+                asked = {**dict(entry.get(ASKED) or {}), str(len(slots)): text}
                 _move(
                     app,
                     thread_id,
@@ -139,12 +140,38 @@ def new_version(app: ChatApp, thread_id: str, turn: int, message: str | None = N
                     turn,
                     away=entry["slots"][int(entry["shown"]) - 1],
                     back=fork,
-                    entry={"slots": slots, "shown": len(slots)},
+                    entry={"slots": slots, "shown": len(slots), ASKED: asked},
                 )
         except BaseException:
             delete_archive(archive, fork)
             raise
     return Redo(thread_id=thread_id, message=text, turn_count=turn)
+
+
+ASKED = "asked"
+"""Key of a `versions` entry: version number -> the message a new version asks, kept as it
+is made (see `unsent_version`)."""
+
+
+def unsent_version(app: ChatApp, thread_id: str, message: str | None = None) -> Redo | None:
+    """The version shown of the thread's next turn, made but never answered, to send now.
+
+    `new_version` shows the new version (the line before its turn) and keeps its message
+    in one transaction; its turn runs next. When the process died in between, or the
+    run was refused or its job lost, the thread shows the version with no turn of it: it
+    is sent again with the message it was made with (or `message`), at that turn. None
+    when the shown line has no such version.
+    """
+    record = require_thread(app, thread_id)
+    count = load_thread(app, thread_id, recent_turns=0).turn_count
+    entry = entries_of(record).get(str(count + 1))
+    if entry is None:
+        return None
+    kept = dict(entry.get(ASKED) or {}).get(str(entry["shown"]))
+    if kept is None and message is None:
+        return None
+    text = check_message(app, message if message is not None else str(kept))
+    return Redo(thread_id=thread_id, message=text, turn_count=count + 1)
 
 
 def redo_last_turn(
@@ -162,9 +189,15 @@ def redo_last_turn(
     window, a turn still running), nothing is done. The caller runs the turn in the thread
     (`run_turn` with `Redo.message` at `Redo.turn_count`).
 
+    A version of the next turn made but never answered (`unsent_version`) is sent again
+    instead, with its message (or `message`), no new version made.
+
     InputError when there is no such last turn or the message is empty or too long;
     CheckpointNotFound when no checkpoint from before the last message is kept.
     """
+    unsent = unsent_version(app, thread_id, message)
+    if unsent is not None and turn in (None, unsent.turn_count):
+        return unsent  # a version made but never answered: it is sent, not made again
     view = load_thread(app, thread_id, recent_turns=1)
     if not view.turns:
         raise InputError("This conversation has no message to send again yet.")
@@ -228,7 +261,12 @@ def _move(
     back: str,
     entry: dict[str, Any],
 ) -> None:
-    """Park the shown line in slot `away`, show the one in slot `back`; record it."""
+    """Park the shown line in slot `away`, show the one in slot `back`; record it.
+
+    The rows and the three records that say where each line is are written in one
+    transaction (`move_rows` with `records`): a process killed at any point leaves the
+    switch done or not begun, never a version shown over another's line.
+    """
     archive = app.persistence.archive
     parked = {n: e for n, e in entries.items() if int(n) > turn}
     theirs = get_thread(archive, back) or {}
@@ -236,25 +274,22 @@ def _move(
     # a strategy comparison replays the line it was made on: it goes with the line
     mine = dict((get_thread(archive, thread_id) or {}).get(COMPARISON) or {})
     compared = dict(theirs.get(COMPARISON) or {})
-    move_rows(archive, [(thread_id, away), (back, thread_id)])
-    _forget(app, thread_id, away, back)
     kept = {n: e for n, e in entries.items() if int(n) < turn}
     try:
-        update_thread(archive, away, **{VERSIONS: parked, COMPARISON: mine})
-        update_thread(archive, back, **{VERSIONS: {}, COMPARISON: {}})
-        update_thread(
+        move_rows(
             archive,
-            thread_id,
-            **{VERSIONS: {**kept, str(turn): entry, **brought}, COMPARISON: compared},
+            [(thread_id, away), (back, thread_id)],
+            records={
+                away: {VERSIONS: parked, COMPARISON: mine},
+                back: {VERSIONS: {}, COMPARISON: {}},
+                thread_id: {
+                    VERSIONS: {**kept, str(turn): entry, **brought},
+                    COMPARISON: compared,
+                },
+            },
         )
-    except BaseException:
-        # the records say where each line is: put the lines back where they said
-        move_rows(archive, [(thread_id, back), (away, thread_id)])
+    finally:
         _forget(app, thread_id, away, back)
-        update_thread(archive, away, **{VERSIONS: {}, COMPARISON: {}})
-        update_thread(archive, back, **{VERSIONS: brought, COMPARISON: compared})
-        update_thread(archive, thread_id, **{VERSIONS: entries, COMPARISON: mine})
-        raise
 
 
 def _forget(app: ChatApp, *threads: str) -> None:
@@ -325,5 +360,6 @@ __all__ = [
     "redo_last_turn",
     "switch_version",
     "turn_versions",
+    "unsent_version",
     "versions_in",
 ]

@@ -13,7 +13,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -250,15 +250,34 @@ MOVED_TABLES = ("checkpoint_turns", *LINE_TABLES, "thread_keys")
 what `move_rows` moves (the thread's record and writer lease stay with its id)."""
 
 
-def move_rows(archive: Archive, moves: Sequence[tuple[str, str]]) -> None:
+def move_rows(
+    archive: Archive,
+    moves: Sequence[tuple[str, str]],
+    records: Mapping[str, Mapping[str, Any]] | None = None,
+) -> None:
     """Move all of a thread's rows to another id, for each (from, to), in one transaction.
 
     Checkpoints with their values, writes and packs, archived turns and blocks, summaries,
     their costs, lost-facts records, pins, tool-call records and the recall index (its
     thread key, so the postings follow). Each `to` must hold no rows yet, at its turn in
     the sequence: `[(a, spare), (b, a)]` puts b's rows under a and a's under spare.
+
+    `records` changes fields of thread records in the same transaction (thread id ->
+    fields, as `update_thread`): the records that say where each line is never disagree
+    with the rows, whenever the process dies (issue 43).
     """
     with archive.lock, archive.conn:
+        for thread_id, fields in (records or {}).items():
+            row = archive.conn.execute(
+                "SELECT record FROM chat_threads WHERE thread_id = ?", (thread_id,)
+            ).fetchone()
+            if row is None:
+                raise KeyError(thread_id)
+            record = {**json.loads(row[0]), **fields, "updated_at": time.time()}
+            archive.conn.execute(
+                "UPDATE chat_threads SET record = ? WHERE thread_id = ?",
+                (_dump(record), thread_id),
+            )
         found = tables(archive.conn)
         moved = [t for t in (*checkpoint_tables(archive.conn), *MOVED_TABLES) if t in found]
         for source, target in moves:
@@ -282,13 +301,14 @@ def checkpoint_tables(conn: Connection) -> tuple[str, ...]:
 
 
 def register_thread(
-    archive: Archive, thread_id: str, title: str = "", owner: str = ""
+    archive: Archive, thread_id: str, title: str = "", owner: str = "", **fields: Any
 ) -> dict[str, Any]:
     """Add a thread to the list (idempotent) and return its record.
 
-    `owner` (the service's user who made it) is written with the record, in the same
-    statement, so no other caller ever sees the new thread without it; an existing
-    thread keeps the owner it has.
+    `owner` (the service's user who made it) and any other `fields` (`version_of` for a
+    hidden version slot) are written with the record, in the same statement, so no other
+    caller, and no restart, ever sees the new thread without them; an existing thread
+    keeps the record it has.
     """
     record = get_thread(archive, thread_id)
     if record is not None:
@@ -297,6 +317,7 @@ def register_thread(
     record = {"thread_id": thread_id, "title": title, "created_at": now, "updated_at": now}
     if owner:
         record["owner"] = owner
+    record.update(fields)
     archive.execute(
         "INSERT INTO chat_threads (thread_id, created_at, record) VALUES (?, ?, ?) "
         "ON CONFLICT DO NOTHING",

@@ -58,6 +58,8 @@ AGENT_TOOLS: dict[Agent, frozenset[str] | None] = {
     "general": None,  # every tool: the single agent
 }
 """The tools each specialist's model is bound to (None: all of them)."""
+ACTING_AGENTS = frozenset({"web", "code", "general"})
+"""Agents whose tools send text out or run code: a step of theirs can carry out an act."""
 READS_DOCUMENTS = frozenset({"documents", "contract"})
 """Agents whose step starts with the retrieval loop and is answered from its passages."""
 TOOL_AGENTS: dict[str, Agent] = {
@@ -133,7 +135,9 @@ def bounded(plan: PlanDecision, question: str, by_model: bool = False) -> dict[s
 
     A plan with no step gets one general step; a step with no question asks the message.
     Each step's category is `step_category`'s (a model's steps are also checked against
-    the message, `by_model`).
+    the message, `by_model`). A model's plan whose own category is contract, payment or
+    sensitive gives it to each general step of an agent that acts (`ACTING_AGENTS`): the
+    model can ask where the rules found nothing, and neither waives the other.
     """
     steps = [
         {
@@ -143,6 +147,12 @@ def bounded(plan: PlanDecision, question: str, by_model: bool = False) -> dict[s
         }
         for step in plan.steps or [PlannedStep(agent="general", question=question)]
     ]
+    if by_model and plan.category in APPROVAL_CATEGORIES:
+        # the model found the message asking for an act: the steps that could carry it out
+        # ask in its category, where neither the rules nor the model's steps said more
+        for s in steps:
+            if s["category"] == "general" and s["agent"] in ACTING_AGENTS:
+                s["category"] = plan.category
     categories = [s["category"] for s in steps if s["category"] != "general"]
     return {
         "goal": plan.goal.strip() or question,

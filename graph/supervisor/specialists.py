@@ -32,7 +32,7 @@ from graph.retrieval.tokenize import tokens
 from graph.routing import make_rag_node
 from graph.state import ChatState
 from graph.summarizer import sentences
-from graph.supervisor.plan import APPROVAL_CATEGORIES, READS_DOCUMENTS
+from graph.supervisor.plan import ACTING_AGENTS, APPROVAL_CATEGORIES, READS_DOCUMENTS
 from graph.text import is_korean
 from graph.turns import content_text, extract_current_turn, user_text
 
@@ -63,6 +63,9 @@ def make_step_node(
 ) -> Node:
     """step_node: route the plan's next step to its agent, after the approval it needs.
 
+    A step asks in its planned category, or, for an agent that acts, in the act the
+    safeguard's model found the message asking for (`safeguard.action`).
+
     The answer is read by `graph.approval.read_answer`: approve runs the step; edit runs
     it with the edited question; a free-text response is the step's answer and the step
     does not run (as for a tool call: "no, don't" in words never runs it); reject ends
@@ -80,6 +83,13 @@ def make_step_node(
             "status": "running",
             "since": len(extract_current_turn(state["messages"])),
         }
+        action = (state.get("safeguard") or {}).get("action")
+        if (
+            planned["category"] not in APPROVAL_CATEGORIES
+            and action in APPROVAL_CATEGORIES
+            and planned["agent"] in ACTING_AGENTS
+        ):  # the safeguard's model found the message asking for an act: it asks too
+            planned["category"] = action
         if planned["category"] in APPROVAL_CATEGORIES:
             answer = read_answer(
                 interrupt(
@@ -109,6 +119,8 @@ def make_step_node(
             update["retrieval"] = found["retrieval"]
             if found.get("decisions"):
                 update["decisions"] = found["decisions"]
+            if found.get("untrusted"):
+                update["untrusted"] = found["untrusted"]
         return update
 
     return step_node

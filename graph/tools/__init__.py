@@ -1,8 +1,10 @@
 """The seven tools of the design (seed 000), exposed as LangChain tools.
 
 `build_tools(settings)` returns the tools that can work under those settings; a tool that
-needs a missing key is not offered, and `tool_availability` says why. `python_repl` runs
-only after the user approves it (the graph's tool_node pauses for that).
+needs a missing key is not offered, and `tool_availability` says why. Each tool declares
+its effect (`graph.tools.effects.EFFECTS`, in its `metadata`): what its approval is decided
+by first. `python_repl` (`code`) runs only after the user approves it (the graph's
+tool_node pauses for that).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from graph.settings import Settings
 from graph.tools.base import ToolError, as_float
 from graph.tools.calculator import calculate
 from graph.tools.clock import now_in
+from graph.tools.effects import EFFECT_KEY, EFFECTS
 from graph.tools.files import read_text_file
 from graph.tools.sandbox import Limits, isolation_problem, run_python
 from graph.tools.weather import weather
@@ -113,7 +116,7 @@ def build_tools(settings: Settings) -> list[BaseTool]:
     }
     available = tool_availability(settings)
     return [
-        StructuredTool.from_function(func, name=name)
+        StructuredTool.from_function(func, name=name, metadata={EFFECT_KEY: EFFECTS[name]})
         for name, func in functions.items()
         if available[name] is None
     ]

@@ -6,12 +6,19 @@ The code runs under Debian's `bubblewrap` in namespaces of its own:
   init dies (timeout, or the app dying: `--die-with-parent`) the kernel kills every process
   in it, double-forked and `setsid` ones included.
 - **network**: only a loopback interface of its own; nothing leaves the machine.
-- **mount**: the system's `/usr` read-only and an empty `/tmp`; not the project, `.env`,
+- **mount**: the system's `/usr` read-only and an empty `/tmp` of its own, which the code
+  may write (its working directory is in it; a file at most `OUTPUT_FILE_BYTES`, all of
+  them at most `SCRATCH_BYTES`); not the project, `.env`,
   the database or anyone's home. `/proc` is the sandbox's own, so `/proc/<ppid>/environ`
   and the app's processes are out of sight.
-- **user**: it runs as `nobody` (uid 65534), never root, so RLIMIT_NPROC binds (at most
-  `MAX_PROCESSES` processes, so forks cannot multiply the memory limit past
-  `MAX_PROCESSES x memory_mb`); no capabilities, `no_new_privs`.
+- **user**: never root. With the app as root, each sandbox runs as a user id of its own,
+  taken from a pool (`SANDBOX_UIDS` from `UID_BASE`, held while it runs by an abstract
+  Unix socket, so two processes of the app never hand out the same one); RLIMIT_NPROC
+  counts processes per user id, so the limit (at most `MAX_PROCESSES`, so forks cannot
+  multiply the memory limit past `MAX_PROCESSES x memory_mb`) binds each sandbox alone:
+  one user's code holding its processes never blocks another sandbox's forks. Without
+  root, the code is `nobody` in a user namespace of its own, and the limit counts the
+  app's user. No capabilities, `no_new_privs`.
 - **system calls**: a seccomp filter (`seccomp_filter`, loaded by bwrap's `--seccomp`) makes
   `unshare`, `setns`, `clone` with any namespace flag, mounting, `ptrace`, keyrings, `bpf`,
   `perf_event_open`, `userfaultfd`, `io_uring`, module and kexec calls fail with EPERM, and
@@ -35,8 +42,10 @@ from __future__ import annotations
 
 import os
 import platform
+import secrets
 import shutil
 import signal
+import socket
 import struct
 import subprocess
 import tempfile
@@ -57,6 +66,8 @@ except MemoryError:
 """  # 137 (128 + SIGKILL) is what an OOM-killed process reports too
 MEMORY_EXIT = 137
 OUTPUT_FILE_BYTES = 1024 * 1024
+SCRATCH_BYTES = 16 * 1024 * 1024
+"""Size of the sandbox's /tmp (a tmpfs, in memory): all the files the code writes."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +82,11 @@ class Limits:
 PYTHON = "/usr/bin/python3"
 """The interpreter inside the sandbox: the system's, not the app's virtual environment."""
 NOBODY = 65534
+UID_BASE = 1_610_000_000
+"""First user id of the pool a sandbox's user id is taken from when the app runs as root
+(far above any user a system makes, and below the 32-bit ids' end)."""
+SANDBOX_UIDS = 4096
+"""User ids in the pool: sandboxes that can run at once on a machine."""
 MAX_PROCESSES = 4
 """Processes the code may have at once (RLIMIT_NPROC of the sandbox user)."""
 WORKDIR = "/tmp/python_repl"
@@ -169,6 +185,33 @@ def seccomp_filter(machine: str | None = None) -> bytes:
 
 
 @contextmanager
+def sandbox_uid() -> Iterator[int]:
+    """A user id no other running sandbox has (as root), or `nobody` (as another user).
+
+    Held by binding an abstract Unix socket named after it: the kernel frees the name
+    when the socket closes or its process dies, so a crashed app leaks no id.
+    """
+    if os.geteuid() != 0:
+        yield NOBODY
+        return
+    start = secrets.randbelow(SANDBOX_UIDS)  # a freed id is seldom taken again at once
+    for i in range(SANDBOX_UIDS):
+        slot = (start + i) % SANDBOX_UIDS
+        holder = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            holder.bind(f"\0context-chat-sandbox-uid-{UID_BASE + slot}")
+        except OSError:
+            holder.close()
+            continue
+        try:
+            yield UID_BASE + slot
+        finally:
+            holder.close()
+        return
+    raise ToolError(f"all {SANDBOX_UIDS} sandboxes are in use; try again in a moment")
+
+
+@contextmanager
 def _seccomp_fd() -> Iterator[int]:
     """A file descriptor bwrap reads the filter from (a pipe: the program is under 1 KB)."""
     read, write = os.pipe()
@@ -180,10 +223,11 @@ def _seccomp_fd() -> Iterator[int]:
         os.close(read)
 
 
-def sandbox_command(limits: Limits, seccomp_fd: int) -> list[str]:
+def sandbox_command(limits: Limits, seccomp_fd: int, uid: int = NOBODY) -> list[str]:
     """The bubblewrap command line that runs `python3 -I -c PRELUDE` isolated and limited.
 
-    `seccomp_fd` is a file descriptor to read `seccomp_filter()` from (inherited by bwrap).
+    `seccomp_fd` is a file descriptor to read `seccomp_filter()` from (inherited by bwrap);
+    `uid` is the user id the code runs as when the app is root (`sandbox_uid`).
     """
     memory = limits.memory_mb * 1024 * 1024
     cpu = int(limits.timeout_s) + 1
@@ -215,18 +259,19 @@ def sandbox_command(limits: Limits, seccomp_fd: int) -> list[str]:
         "--symlink", "usr/bin", "/bin",
         "--proc", "/proc",
         "--dev", "/dev",
-        "--tmpfs", "/tmp",
-        "--dir", WORKDIR,
+        # the sandbox's own /tmp, the code's to write, in memory: bounded as a whole too
+        "--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp",
+        "--perms", "0777", "--dir", WORKDIR,
         "--chdir", WORKDIR,
         "--seccomp", str(seccomp_fd),
     ]  # fmt: skip
     if os.geteuid() == 0:
-        # root makes the namespaces itself and then becomes a real `nobody`, for whom
-        # RLIMIT_NPROC counts (it does not bind root)
+        # root makes the namespaces itself and then becomes a user of the sandbox's own,
+        # for whom RLIMIT_NPROC counts (it does not bind root) and counts no one else
         drop = [
             "/usr/bin/setpriv",
-            f"--reuid={NOBODY}",
-            f"--regid={NOBODY}",
+            f"--reuid={uid}",
+            f"--regid={uid}",
             "--clear-groups",
             "--inh-caps=-all",
             "--bounding-set=-all",
@@ -259,9 +304,9 @@ def _probe() -> str | None:
         return f"the sandbox's seccomp filter does not know the architecture {platform.machine()}"
     check = "import os, socket; socket.create_connection(('192.0.2.1', 9), 0.2)"
     try:
-        with _seccomp_fd() as fd:
+        with sandbox_uid() as uid, _seccomp_fd() as fd:
             proc = subprocess.run(  # noqa: S603 - fixed command
-                sandbox_command(Limits(timeout_s=5), fd),
+                sandbox_command(Limits(timeout_s=5), fd, uid),
                 input=f"{check}".encode(),
                 capture_output=True,
                 timeout=10,
@@ -291,10 +336,10 @@ def run_python(code: str, limits: Limits, cancelled: Callable[[], bool] | None =
     problem = isolation_problem()
     if problem is not None:
         raise ToolError(f"python_repl is off: {problem}")
-    with tempfile.TemporaryFile() as output:
+    with tempfile.TemporaryFile() as output, sandbox_uid() as uid:
         with _seccomp_fd() as fd:
             proc = subprocess.Popen(  # noqa: S603 - fixed command, code goes through stdin
-                sandbox_command(limits, fd),
+                sandbox_command(limits, fd, uid),
                 stdin=subprocess.PIPE,
                 stdout=output,
                 stderr=subprocess.STDOUT,

@@ -88,30 +88,34 @@ def _process(db: Path, threads: list[str], name: str, barrier: Any, results: Any
 def _fill(disk: Path) -> Path:
     """Take every free byte of `disk`: writes from now on fail with SQLITE_FULL."""
     filler = disk / "filler"
-    with filler.open("wb") as out:
-        try:
+    try:
+        with filler.open("wb") as out:
             while True:
                 out.write(b"\0" * 65536)
                 out.flush()
-        except OSError:
-            pass
+    except OSError:  # full (on a busy machine the writers may have filled it first)
+        pass
     return filler
 
 
 @pytest.mark.faults
 @pytest.mark.timeout(300)
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a size-limited tmpfs needs root")
-def test_24_processes_on_one_file_refuse_only_what_was_not_saved(tmp_path: Path) -> None:
+@pytest.mark.parametrize("full_after_s", [0.0, FULL_AFTER_S], ids=["full-at-once", "full-mid-run"])
+def test_24_processes_on_one_file_refuse_only_what_was_not_saved(
+    tmp_path: Path, full_after_s: float
+) -> None:
+    """The disk fills mid-run, or at once (the threads' first turns meet the full disk)."""
     disk = tmp_path / "disk"
     disk.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(disk)], check=True)  # noqa: S607
     try:
-        _run(disk)
+        _run(disk, full_after_s)
     finally:
         _unmount(disk)
 
 
-def _run(disk: Path) -> None:
+def _run(disk: Path, full_after_s: float = FULL_AFTER_S) -> None:
     db = disk / "shared.sqlite"
     app = _app(db)
     threads = [[new_thread(app) for _ in range(THREADS)] for _ in range(PROCESSES)]
@@ -127,10 +131,10 @@ def _run(disk: Path) -> None:
     started = time.monotonic()
     for proc in procs:
         proc.start()
-    time.sleep(FULL_AFTER_S)
+    time.sleep(full_after_s)
     filler = _fill(disk)  # the disk fills up mid-run ...
     time.sleep(FULL_FOR_S)
-    filler.unlink()  # ... and space comes back: the conversations go on
+    filler.unlink(missing_ok=True)  # ... and space comes back: the conversations go on
     logs = [results.get(timeout=240) for _ in procs]
     for proc in procs:
         proc.join(30)

@@ -192,6 +192,18 @@ def test_a_payment_step_waits_with_its_category(app) -> None:
     assert thread_values(app, thread).get("steps") == []
 
 
+@pytest.mark.parametrize(
+    "message",
+    ["pay John 50 dollars", "송금 부탁드립니다", "transfer 500000 won to Kim"],
+)
+def test_a_paraphrased_payment_step_waits_too(app, message: str) -> None:
+    """Issue 43: paraphrased payment steps ran unasked in supervisor mode (3/3)."""
+    thread = new_thread(app)
+    out = run_turn(app, thread, message, turn_count=None, compression_rate=0.3)
+    assert out.pending is not None and out.pending["category"] == "payment", out.answer
+    assert thread_values(app, thread).get("steps") == []  # nothing ran before the answer
+
+
 def test_edit_runs_the_step_with_the_edited_question(app) -> None:
     thread = new_thread(app)
     run_turn(app, thread, CONTRACT, turn_count=None, compression_rate=0.3)

@@ -155,7 +155,11 @@ def test_each_user_sees_only_their_own_threads_and_jobs(tmp_path: Path) -> None:
             assert "4321" not in answer.text, route
             assert answer.json()["code"] in ("SESSION_NOT_FOUND", "JOB_NOT_FOUND"), route
         with pytest.raises(InvalidStatus) as socket_refused:
-            connect(_ws(svc, "t-a-code") + f"?token={bob}", open_timeout=10)
+            connect(
+                _ws(svc, "t-a-code"),
+                additional_headers={"Authorization": f"Bearer {bob}"},
+                open_timeout=10,
+            )
         assert socket_refused.value.response.status_code == 404
 
         # alice still has all of it, untouched
@@ -166,7 +170,7 @@ def test_each_user_sees_only_their_own_threads_and_jobs(tmp_path: Path) -> None:
         assert "4321" in a.get("/api/sessions/t-a/export").text
         approved = a.post("/api/sessions/t-a-code/resume", json={"approve": True})
         assert approved.status_code == 200 and "42" in approved.json()["answer"]
-        with connect(_ws(svc, "t-a") + f"?token={alice}", open_timeout=10) as ws:
+        with connect(_ws(svc, "t-a"), subprotocols=["bearer", alice], open_timeout=10) as ws:  # type: ignore[list-item]
             assert '"connected"' in str(ws.recv(10))
 
         # bob's own thread is his alone; the legacy token is the user `default`

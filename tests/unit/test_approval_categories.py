@@ -13,11 +13,11 @@ from graph.approval import (
     classify_call,
     decision,
     read_answer,
-    rules,
 )
 from graph.errors import InputError
 from graph.lexicon import read_table
 from graph.nodes.tools import approval_category
+from graph.wording import CATEGORIES, KINDS, words
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_local_tools_have_nothing_to_approve() -> None:
 
 def test_the_first_category_wins_and_the_reason_never_holds_the_value() -> None:
     found = classify_call("web_search", {"query": "카드 4111 1111 1111 1111"}, "계약서에 서명해")
-    assert found == (Category.CONTRACT, "asks to '계약서에 서명'")
+    assert found == (Category.CONTRACT, "asks to '서명해'")
     assert classify_call("web_search", {"q": "900101-1234567"}) == (Category.SENSITIVE, "RRN")
     assert classify_call("web_search", {"q": "비밀번호는 s3cret"}) == (
         Category.SENSITIVE,
@@ -114,9 +114,9 @@ def test_requests_keep_the_reasons_asked_before() -> None:
 
 def test_the_word_list_is_data() -> None:
     rows = read_table("approval.tsv", 3)
-    assert {r[0] for r in rows} == {"contract", "payment", "sensitive"}
-    assert {r[1] for r in rows} <= {"act", "label", "data"}
-    assert set(rules()) == {Category.CONTRACT, Category.PAYMENT, Category.SENSITIVE}
+    assert {r[0] for r in rows} == CATEGORIES
+    assert {r[1] for r in rows} <= KINDS
+    assert "pay" in words("payment", "verb") and "서명" in words("contract", "noun_ko")
 
 
 @pytest.mark.parametrize(

@@ -285,3 +285,20 @@ def test_os_unshare_of_a_user_namespace_fails_and_ordinary_work_goes_on() -> Non
     assert "MARK" in out, out
     assert "unshared" not in out
     assert "thread ran" in out and "child ran" in out  # clone3's ENOSYS falls back to clone
+
+
+def test_the_scratch_folder_cannot_fill_the_memory() -> None:
+    """/tmp is writable now, and in memory: many small files stop at its size."""
+    from graph.tools.sandbox import SCRATCH_BYTES
+
+    out = _run(
+        "print('MARK', flush=True)\nn = 0\n"
+        "try:\n"
+        "    while n < 1000:\n"
+        "        open(f'f{n}', 'wb').write(b'x' * 512 * 1024); n += 1\n"
+        "except OSError as e:\n"
+        "    print('full', e.errno)\n"
+        "print('files', n)"
+    )
+    assert "MARK" in out and "full 28" in out, out  # ENOSPC
+    assert int(out.split("files ")[1].split()[0]) * 512 * 1024 <= SCRATCH_BYTES

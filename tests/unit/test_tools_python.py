@@ -104,3 +104,47 @@ def test_stop_kills_the_code_and_keeps_what_it_printed() -> None:
     )
     assert time.monotonic() - started < 5  # not the 20 s the code asked for
     assert out.startswith("[stopped]") and "PARTIAL" in out and "FINISHED" not in out
+
+
+def test_the_code_can_write_its_own_scratch_folder() -> None:
+    """Even with the app as root: the working directory and /tmp belong to the code."""
+    out = run_python(
+        "open('notes.txt', 'w').write('in cwd')\n"
+        "open('/tmp/other.txt', 'w').write('in tmp')\n"
+        "print(open('notes.txt').read(), open('/tmp/other.txt').read())",
+        Limits(),
+    )
+    assert out == "[ok]\nin cwd in tmp\n", out
+
+
+def test_one_sandbox_holding_its_processes_does_not_block_anothers_forks() -> None:
+    """The process limit is per sandbox: code holding its MAX_PROCESSES in one sandbox
+    leaves another sandbox's forks alone."""
+    import threading
+
+    from graph.tools.sandbox import MAX_PROCESSES
+
+    holder = (
+        "import os, time\nkids = 0\n"
+        f"for _ in range({MAX_PROCESSES - 1}):\n"
+        "    if os.fork() == 0:\n        time.sleep(4); os._exit(0)\n"
+        "    kids += 1\n"
+        "print('holding', kids + 1, flush=True)\n"
+        "for _ in range(kids): os.wait()"
+    )
+    held: list[str] = []
+    first = threading.Thread(target=lambda: held.append(run_python(holder, Limits(timeout_s=8))))
+    first.start()
+    time.sleep(2)  # the first sandbox holds its processes now
+    other = run_python(
+        "import os\nforked = 0\n"
+        "for _ in range(2):\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0: os._exit(0)\n"
+        "    os.waitpid(pid, 0); forked += 1\n"
+        "print('forked', forked)",
+        Limits(),
+    )
+    first.join()
+    assert held == [f"[ok]\nholding {MAX_PROCESSES}\n"], held
+    assert other == "[ok]\nforked 2\n", other
