@@ -19,6 +19,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from graph.nodes import Node
+from graph.requests import code_in, wants_code
 from graph.retrieval import MIN_CONFIDENCE, DocumentIndex, relevant
 from graph.retrieval.loop import (
     ANSWERED,
@@ -85,7 +86,12 @@ def rule_route(question: str, index: DocumentIndex, rerank: bool = True) -> Rule
     confident enough is reranked as the loop does it (more passages, ranked by how much of
     the question each covers): when that finds a passage sure enough, it goes to retrieval.
     """
-    if _TOOLISH.search(question.lower()) or asks_the_clock(question):
+    if (
+        _TOOLISH.search(question.lower())
+        or asks_the_clock(question)
+        or code_in(question) is not None
+        or wants_code(question)
+    ):
         return RuleRoute("agent", "plain tool request (arithmetic, time, weather, code, web)")
     if _RECALL.search(question.lower()):
         return RuleRoute("agent", "asks about this conversation, not the documents")
