@@ -561,7 +561,7 @@ def _import(app: ChatApp, data: bytes, rate: float, strategy: str, lang: str) ->
     try:
         parsed = json.loads(data.decode("utf-8"))
         if is_export(parsed):
-            thread = import_thread(app, parsed)
+            thread = import_thread(app, parsed, t("imported_mark", lang))
             count = len(parsed["turns"])
         else:
             turns = parse_transcript(data)

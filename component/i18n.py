@@ -339,6 +339,7 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "⬆️ 대화 가져오기 (내보낸 JSON 또는 replay JSON)",
         "en": "⬆️ Import a conversation (an export, or a replay JSON)",
     },
+    "imported_mark": {"ko": " (가져옴)", "en": " (imported)"},
     "import_failed": {
         "ko": "가져오지 못했습니다: {msg}",
         "en": "Could not import: {msg}",
