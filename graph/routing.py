@@ -19,7 +19,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from graph.nodes import Node
-from graph.requests import code_in, wants_code
+from graph.requests import code_in, request_kind, wants_code
 from graph.retrieval import MIN_CONFIDENCE, DocumentIndex, relevant
 from graph.retrieval.loop import (
     ANSWERED,
@@ -95,9 +95,8 @@ def rule_route(question: str, index: DocumentIndex, rerank: bool = True) -> Rule
         return RuleRoute("agent", "plain tool request (arithmetic, time, weather, code, web)")
     if _RECALL.search(question.lower()):
         return RuleRoute("agent", "asks about this conversation, not the documents")
-    if is_statement(question) or (
-        not _ASKS.search(question) and not _DOCUMENTISH.search(question.lower())
-    ):
+    asks = _ASKS.search(question) or request_kind(question) == "info"  # "Tell me about ..."
+    if is_statement(question) or (not asks and not _DOCUMENTISH.search(question.lower())):
         return RuleRoute("agent", "a statement, not a question: nothing to look up")
     hits = index.search(question, k=3)
     if relevant(hits[:1]):

@@ -104,6 +104,8 @@ def make_step_node(
         update: dict[str, Any] = {"steps": [*done, step]}
         if step["agent"] in READS_DOCUMENTS and rag is not None:
             found = rag(step_view(state, step))
+            if judge is None and _parts_of_the_message(state):
+                found = _in_context(state, step, found, rag)
             step["passages"], step["retrieval"] = found["retrieved"], found["retrieval"]
             update["retrieved"] = [*(state.get("retrieved") or []), *found["retrieved"]]
             update["retrieval"] = found["retrieval"]
@@ -112,6 +114,32 @@ def make_step_node(
         return update
 
     return step_node
+
+
+def _parts_of_the_message(state: Mapping[str, Any]) -> bool:
+    """Whether the rule planned the message's two parts (`question_parts`) as its steps."""
+    plan = state.get("plan") or {}
+    parts = plan.get("parts") or []
+    return plan.get("how") == "rule" and len(parts) == 2 and len(plan.get("steps") or []) == 2
+
+
+def _in_context(
+    state: Mapping[str, Any], step: Mapping[str, Any], found: dict[str, Any], rag: Node
+) -> dict[str, Any]:
+    """A part's passages found within the whole message, as the single agent finds them.
+
+    A part of a joined question may leave its topic to the other ("법인카드 사용 한도랑
+    분실했을 때 절차"): searched alone it finds another document's loss rules. The loop
+    over the whole message gives each part its passage (`Hit.answers`); that one leads.
+    """
+    whole = user_text(extract_current_turn(state["messages"]))
+    within = rag(step_view(state, {**step, "question": whole}))
+    mine = [p for p in within["retrieved"] if p.get("answers") == step["question"]]
+    if not mine:
+        return found
+    ids = {p["chunk_id"] for p in mine}
+    rest = [p for p in found["retrieved"] if p["chunk_id"] not in ids]
+    return {**found, "retrieved": [*mine, *rest]}
 
 
 def _rejected(state: ChatState, steps: list[dict[str, Any]]) -> dict[str, Any]:
