@@ -343,7 +343,7 @@ def test_the_panel_shows_the_plan_and_each_step(db: Path, monkeypatch: pytest.Mo
     assert plan.label == "🧭 수퍼바이저의 계획: 2단계 (rule)"
     lines = [m.value for m in plan.markdown]
     assert lines == [
-        "1. **documents** · done — 재택근무 지원금은 얼마",
+        "1. **documents** · done — 재택근무 지원금은 얼마야?",
         "2. **documents** · done — 급여는 매달 며칠에 들어와?",
     ]
     assert any("payroll.md > 급여 안내 > 급여일" in c.value for c in plan.caption)
