@@ -13,6 +13,9 @@ from component.i18n import t
 from graph.memory.stats import summary_stats
 from graph.times import describe_span, describe_time, item_time
 
+USERS_OWN = frozenset({"CANCELLED", "APPROVAL_REJECTED"})
+"""Error codes of a turn the user ended themselves (a stop, a rejection)."""
+
 
 def render_facts(
     record: Mapping[str, Any] | None,
@@ -531,6 +534,8 @@ def render_summary_panel(
             menus = (retrieval or {}).get("menus") or []
             if menus:
                 st.caption(t("menus", lang, menus=", ".join(menus)))
+    # a stop or a rejection is the user's own act, not an error to list
+    errors = [e for e in errors if e.get("code") not in USERS_OWN]
     if errors:
         with st.expander(t("errors", lang)):
             for error in errors[-10:]:

@@ -41,6 +41,7 @@ from graph.text import (
     is_korean,
     is_question,
     opens_with_greeting,
+    speaks_korean,
     tells_nothing,
 )
 from graph.times import english_weekdays
@@ -77,8 +78,14 @@ _ASKS_FOR: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 """What a message asks a tool for, to say plainly when that tool is not available."""
 _NEEDS = {
-    "web_search": ("TAVILY_API_KEY", "TAVILY_API_KEY"),
-    "get_weather": ("OPENWEATHER_API_KEY", "OPENWEATHER_API_KEY"),
+    "web_search": (
+        "웹 검색 서비스의 API 키(TAVILY_API_KEY)",
+        "a web search API key (TAVILY_API_KEY)",
+    ),
+    "get_weather": (
+        "날씨 서비스의 API 키(OPENWEATHER_API_KEY)",
+        "a weather API key (OPENWEATHER_API_KEY)",
+    ),
     "search_wikipedia": ("인터넷 연결", "an internet connection"),
     "read_file": ("파일 도구", "the file tool"),
     "python_repl": (
@@ -87,6 +94,24 @@ _NEEDS = {
     ),
 }
 """What an unavailable tool needs, in Korean and English."""
+TOOL_LABELS = {
+    "python_repl": ("코드 실행", "Running the code"),
+    "get_weather": ("날씨 조회", "The weather lookup"),
+    "web_search": ("웹 검색", "Web search"),
+    "search_wikipedia": ("위키백과 검색", "The Wikipedia search"),
+    "read_file": ("파일 읽기", "Reading the file"),
+    "calculator": ("계산", "The calculator"),
+    "get_current_datetime": ("시계", "The clock"),
+}
+"""What a tool does, as a user calls it (the answer names no tool by its function name)."""
+
+
+def tool_label(name: str, korean: bool) -> str:
+    """A tool as a user calls it ("코드 실행"); its own name when it has no label."""
+    ko, en = TOOL_LABELS.get(name, (name, name))
+    return ko if korean else en
+
+
 _ABOUT_USER = re.compile(
     r"\b(my|mine|me|i|our|ours|we|us)\b|제가|내가|저는|나는|저의|나의|우리|저희|(?:^|\s)(?:제|내)\s",
     re.I,
@@ -648,22 +673,21 @@ class OfflineChatModel(BaseChatModel):
         question = next(
             (content_text(m) for m in reversed(messages) if isinstance(m, HumanMessage)), ""
         )
-        korean = is_korean(question) or not question
+        korean = speaks_korean(question)  # a message of code alone: the app's Korean
         lines = []
         for result in results:
             text = content_text(result).strip()
+            label = tool_label(result.name or "", korean)
             if text.startswith(USER_ANSWERED):  # not run: the user answered it (respond)
                 said = text[len(USER_ANSWERED) :].strip()
                 lines.append(
-                    f"{result.name}은(는) 실행하지 않았습니다. 대신 주신 답: {said}"
+                    f"{label}은(는) 하지 않았습니다. 대신 주신 답: {said}"
                     if korean
-                    else f"{result.name} was not run. Your answer instead: {said}"
+                    else f"{label} was not done. Your answer instead: {said}"
                 )
             elif text.startswith("Error:"):
                 lines.append(
-                    f"{result.name} 도구가 실패했습니다. {text}"
-                    if korean
-                    else f"The {result.name} tool failed. {text}"
+                    f"{label}에 실패했습니다. {text}" if korean else f"{label} failed. {text}"
                 )
             elif result.name == "calculator":
                 lines.append(f"계산 결과는 {text}입니다." if korean else f"The result is {text}.")
@@ -673,9 +697,7 @@ class OfflineChatModel(BaseChatModel):
                 fence = "````" if "```" in text else "```"
                 block = f"{fence}text\n{text}\n{fence}"
                 lines.append(
-                    f"{result.name} 결과입니다:\n{block}"
-                    if korean
-                    else f"{result.name} says:\n{block}"
+                    f"{label} 결과입니다:\n{block}" if korean else f"{label} gave:\n{block}"
                 )
         return "\n\n".join(lines)
 
@@ -744,15 +766,15 @@ class OfflineChatModel(BaseChatModel):
         name = missing[0]
         need_ko, need_en = _NEEDS.get(name, ("설정", "configuration"))
         return (
-            f"이 요청에는 `{name}` 도구가 필요한데, 지금은 쓸 수 없습니다 ({need_ko} 필요). "
+            f"{tool_label(name, True)}은(는) 지금 쓸 수 없습니다 ({need_ko}이(가) 필요합니다). "
             "오프라인 엔진은 없는 결과를 지어내지 않습니다."
             if korean
-            else f"This needs the `{name}` tool, which is not available here (it needs "
-            f"{need_en}). The offline engine does not make results up."
+            else f"{tool_label(name, False)} is not available here (it takes {need_en}). "
+            "The offline engine does not make results up."
         )
 
     def _answer(self, question: str, messages: Sequence[BaseMessage]) -> str:
-        korean = is_korean(question) or not question
+        korean = speaks_korean(question)
         lower = question.lower()
         memories = _context_memories(messages, korean)
         system = (

@@ -23,7 +23,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.types import interrupt
 
-from graph.approval import read_answer
+from graph.approval import category_of, read_answer
 from graph.errors import ErrorCode, error_record
 from graph.nodes import Node
 from graph.nodes.llm import fallback_message
@@ -33,7 +33,7 @@ from graph.routing import make_rag_node
 from graph.state import ChatState
 from graph.summarizer import sentences
 from graph.supervisor.plan import APPROVAL_CATEGORIES, READS_DOCUMENTS
-from graph.text import is_korean
+from graph.text import is_korean, speaks_korean
 from graph.turns import content_text, extract_current_turn, user_text
 
 
@@ -81,17 +81,21 @@ def make_step_node(
             "since": len(extract_current_turn(state["messages"])),
         }
         if planned["category"] in APPROVAL_CATEGORIES:
-            answer = read_answer(
-                interrupt(
-                    {
-                        "kind": "approval",
-                        "category": planned["category"],
-                        "tool": f"{planned['agent']}_agent",
-                        "args": {"question": planned["question"]},
-                        "tool_call_id": f"step_{state.get('turn_count', 0)}_{number}",
-                    }
-                )
-            )
+            request = {
+                "kind": "approval",
+                "category": planned["category"],
+                "tool": f"{planned['agent']}_agent",
+                "args": {"question": planned["question"]},
+                "tool_call_id": f"step_{state.get('turn_count', 0)}_{number}",
+            }
+            asked = planned["question"]
+            if (
+                planned["category"] == "contract"
+                and category_of(None, {"question": asked}, asked) is None
+            ):
+                # a question about a contract, not an act on one: the box says so
+                request["reason"] = "contract_question"
+            answer = read_answer(interrupt(request))
             step["approval"] = answer.action
             if answer.action == "edit":
                 edited = str((answer.args or {}).get("question") or "").strip()
@@ -149,7 +153,7 @@ def _rejected(state: ChatState, steps: list[dict[str, Any]]) -> dict[str, Any]:
     turn = int(state.get("turn_count", 0))
     return {
         "steps": steps,
-        "messages": [fallback_message(code, is_korean(message) or not message)],
+        "messages": [fallback_message(code, speaks_korean(message))],
         "errors": [
             *state.get("errors", []),
             error_record(turn, "step_node", code, "the user rejected a step"),
