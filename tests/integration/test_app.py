@@ -202,9 +202,10 @@ def test_approval_flow_reject_does_not_run(db: Path) -> None:
     texts = [t.value for t in at.text]
     assert any("rejected" in t for t in texts)
     assert not any("42" in t for t in texts)
-    # the task ended (APPROVAL_REJECTED): no approval left, no retry, the next message works
-    shown = _texts(at) + [e.value for e in at.error] + [w.value for w in at.warning]
-    assert any("APPROVAL_REJECTED" in t for t in shown)
+    # the task ended (APPROVAL_REJECTED): no approval left, no retry, the next message works;
+    # the user's own decision is said as a note, not as an error (issue 44)
+    shown = _texts(at) + [w.value for w in at.warning]
+    assert any("거절하셔서" in t for t in shown) and not at.error
     assert not any("승인이 필요합니다" in w.value for w in at.warning)
     assert not [b for b in at.button if b.key and "retry" in b.key]
     _say(at, "고마워요")
