@@ -521,6 +521,7 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "{kept}/{total} facts kept",
     },
     "facts_dropped": {"ko": "빠진 사실: {facts}", "en": "dropped: {facts}"},
+    "facts_pinned": {"ko": "📌 고정됨: {facts}", "en": "📌 pinned: {facts}"},
     "facts_help": {
         "ko": "원문 턴의 이름·숫자·날짜·금액·연락처가 요약에 그대로 남았는지 검사합니다. 빠진 사실을 고정하면 앞으로 모든 턴의 컨텍스트에 들어갑니다.",
         "en": "Checks whether the names, numbers, dates, amounts and contacts of the source turns survive in the summary. A pinned fact goes into the context of every turn from now on.",

@@ -22,8 +22,12 @@ def render_facts(
     key: str,
     lang: str,
     on_pin: Callable[[str, int], None] | None,
+    pinned: frozenset[str] = frozenset(),
 ) -> None:
-    """A summary's lost-facts line: how many facts it kept, and a pin button per dropped one."""
+    """A summary's lost-facts line: how many facts it kept, and a pin button per dropped one.
+
+    A dropped fact already pinned (`pinned`) shows as pinned, with no button.
+    """
     if not record or not record.get("total"):
         return
     facts = record.get("facts", [])
@@ -33,6 +37,12 @@ def render_facts(
         line += " · " + t("facts_dropped", lang, facts=", ".join(str(f[0]) for f in dropped))
     st.caption(line, help=t("facts_help", lang))
     if on_pin is None or not dropped:
+        return
+    done = [str(text) for text, _turn, _kind in dropped if str(text) in pinned]
+    if done:
+        st.caption(t("facts_pinned", lang, facts=", ".join(done)))
+    dropped = [f for f in dropped if str(f[0]) not in pinned]
+    if not dropped:
         return
     columns = st.columns(min(3, len(dropped)))
     for i, (text, turn, _kind) in enumerate(dropped[:9]):
@@ -53,6 +63,7 @@ def render_card(
     facts: Mapping[str, Any] | None = None,
     span: str = "",
     on_pin: Callable[[str, int], None] | None = None,
+    pinned: frozenset[str] = frozenset(),
 ) -> None:
     """One summary card: turns, rate, sizes, target, time, text, facts kept and cost."""
     turns = entry["turns"]
@@ -69,7 +80,7 @@ def render_card(
         if span:
             st.caption(t("card_time", lang, span=span))
         st.write(entry["summary"])
-        render_facts(facts, f"{turns[0]}_{turns[-1]}", lang, on_pin)
+        render_facts(facts, f"{turns[0]}_{turns[-1]}", lang, on_pin, pinned)
         if replaced_by:
             st.caption("↳ " + t("in_digest", lang, start=replaced_by[0], end=replaced_by[-1]))
         if meta:
@@ -108,6 +119,7 @@ def render_digests(
     lang: str,
     facts: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
     on_pin: Callable[[str, int], None] | None = None,
+    pinned: frozenset[str] = frozenset(),
 ) -> None:
     """The digests by level: range, sizes, what each replaced, and the facts it kept."""
     if not digests:
@@ -128,7 +140,7 @@ def render_digests(
                 )
             )
             st.write(digest["summary"])
-            render_facts((facts or {}).get((first, last)), f"d{first}_{last}", lang, on_pin)
+            render_facts((facts or {}).get((first, last)), f"d{first}_{last}", lang, on_pin, pinned)
 
 
 def render_pins(
@@ -470,12 +482,13 @@ def render_summary_panel(
         + " · "
         + t("calls", lang, calls=calls[0], requests=calls[1])
     )
+    pinned = frozenset(str(p["fact"]) for p in pins)
     if strategy == "sliding_window":
         render_window(window, lang)
     elif strategy == "recursive":
         render_memory(memory, entities, lang)
     else:
-        render_digests(digests, lang, facts, on_pin)
+        render_digests(digests, lang, facts, on_pin, pinned)
     render_pins(pins, lang, on_unpin)
     if not history:
         st.caption(t("no_summaries", lang))
@@ -491,6 +504,7 @@ def render_summary_panel(
             (facts or {}).get(_span(entry)),
             describe_span(span[0], span[-1], lang) if span else "",
             on_pin,
+            pinned,
         )
     render_stats(history, lang)
     render_recalled(recalled, lang)

@@ -327,7 +327,8 @@ _CONCEPTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
         re.compile(r"어디|장소|위치|동네|where|which city|what place"),
         re.compile(
-            r"[가-힣]+(에서|으로|로)\s|[가-힣]+(시|도|구|동|역|호텔|식당|공항)\b|\b(in|at|to) [a-z]+"
+            r"[가-힣]+(에서|으로|로)\s|[가-힣]+(시|도|구|동|역|호텔|식당|공항)"
+            r"(?:에서|에|으로|로|의)?(?:\s|$|[.,!?])|\b(in|at|to) [a-z]+"
         ),
     ),
     (

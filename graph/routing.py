@@ -47,9 +47,10 @@ _TOOLISH = re.compile(r"\d\s*[-+*/×÷^%]\s*\d|날씨|weather|```|위키|wikiped
 _RECALL = re.compile(
     r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)(?=\s*[?？.!~]|\s*$)"
     r"|아까|방금|내가 말한|did i|i said|i told|earlier"
+    r"|기억\s*(?:나|하니|하나|하세요|하시나요|해\s*[?？]|하고\s*있)"
 )
-"""A question about what was said ("내 이름이 뭐였지?", "뭐라고 했어?"): the past tense ends
-the sentence. Inside one it is a clause of another question ("무슨 용도였는지 언제까지
+"""A question about what was said ("내 이름이 뭐였지?", "뭐라고 했어?", "기억나요?"): the past
+tense ends the sentence. Inside one it is a clause of another question ("무슨 용도였는지 언제까지
 입력해?")."""
 _ASKS = re.compile(
     r"[?？]|(까|나요|가요|죠|지|니|냐|래|돼|되나|될까|나|어때)\s*[.!~]*\s*$|어떻게|어떡|알려|뭐|무엇|언제|"
