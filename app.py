@@ -330,6 +330,7 @@ def main() -> None:
             summarize_first=nxt.summarize_first,
             fold_after=nxt.fold_after,
             context_log=view.context_log,
+            last_sections=(view.state.get("last_context") or {}).get("sections"),
             route=(
                 f"{view.route} — {route_reason(str(view.state.get('route_reason', '')), lang)}"
                 if view.route

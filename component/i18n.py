@@ -385,6 +385,23 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "{turn}턴: 컨텍스트 {used}자 / 대화 전체 원문 {whole}자 → 절감 {saving} (1 − 컨텍스트/원문)",
         "en": "Turn {turn}: context {used} chars / whole transcript {whole} chars → saving {saving} (1 − context/transcript)",
     },
+    "chart_cost": {
+        "ko": "{turn}턴: 컨텍스트 {used}자 / 대화 전체 원문 {whole}자 → 원문보다 {extra}자({pct}) 더 씀. 원문에 없는 {what}이(가) 더해졌고, 대화가 아직 짧아 요약이 줄여 준 원문보다 깁니다.",
+        "en": "Turn {turn}: context {used} chars / whole transcript {whole} chars → {extra} chars ({pct}) more than the transcript: it holds {what}, which the transcript does not, and the conversation is still too short for its summaries to save more than that.",
+    },
+    "cost_memory": {
+        "ko": "장기 기억(요약·회상·고정된 사실)",
+        "en": "long-term memory (summaries, recalled turns, pinned facts)",
+    },
+    "cost_entities": {"ko": "주요 정보", "en": "entities"},
+    "stats_cost": {
+        "ko": "전체: 요약이 원본보다 {extra}자({pct}%) 깁니다 (절감 없음: 요약이 목표 길이를 넘었습니다)",
+        "en": "Overall: the summaries are {extra} chars ({pct}%) longer than the turns (no saving: they ran past their target length)",
+    },
+    "compare_last": {
+        "ko": "{turn}턴의 컨텍스트 (오프라인 추출 요약으로 다시 재생, 회상·고정된 사실 없이): {sizes}",
+        "en": "Context at turn {turn} (replayed with the offline extractive summarizer, no recall or pins): {sizes}",
+    },
     "compare_empty": {
         "ko": "아직 턴이 없어 비교할 대화가 없습니다. 메시지를 보낸 뒤 실행하세요.",
         "en": "This conversation has no turns yet, so there is nothing to compare. Send a message first.",

@@ -253,15 +253,21 @@ def render_memory(memory: str, entities: Sequence[Mapping[str, Any]], lang: str)
 
 
 def render_stats(history: Sequence[Mapping[str, Any]], lang: str) -> None:
-    """The seed's statistics block."""
+    """The seed's statistics block; summaries longer than their turns show as the cost."""
     stats = summary_stats(history)
     st.markdown(f"**{t('stats', lang)}**")
+    longer = stats["summary"] - stats["original"]
+    saved = (
+        t("stats_saved", lang, pct=stats["saved_pct"])
+        if longer <= 0
+        else t("stats_cost", lang, extra=f"{longer:,}", pct=-stats["saved_pct"])
+    )
     st.text(
         "\n".join(
             [
                 t("stats_total", lang, n=stats["count"], turns=stats["turns"]),
                 t("stats_chars", lang, orig=f"{stats['original']:,}", summ=f"{stats['summary']:,}"),
-                t("stats_saved", lang, pct=stats["saved_pct"]),
+                saved,
             ]
         )
     )
@@ -352,10 +358,17 @@ def line_chart(
     st.altair_chart(chart, width="stretch")
 
 
-def render_chart(context_log: Sequence[Mapping[str, Any]], lang: str) -> None:
+def render_chart(
+    context_log: Sequence[Mapping[str, Any]],
+    lang: str,
+    sections: Mapping[str, Mapping[str, int]] | None = None,
+) -> None:
     """Context size per turn against the size with no memory at all (the whole transcript).
 
-    Below it, the saving that follows from the two at the last turn.
+    Below it, the saving that follows from the two at the last turn; when the context is
+    the longer, the cost it is, in characters and percent, with what it holds that the
+    transcript does not (`sections`, the last turn's: memory, entities), never a negative
+    saving.
     """
     if not context_log:
         return
@@ -368,17 +381,27 @@ def render_chart(context_log: Sequence[Mapping[str, Any]], lang: str) -> None:
     line_chart(rows, t("chart_series", lang), lang, height=200)
     last = context_log[-1]
     used, whole = int(last["context_chars"]), int(last["full_chars"])
-    if whole:
-        st.caption(
-            t(
-                "chart_saving",
-                lang,
-                turn=int(last["turn"]),
-                used=f"{used:,}",
-                whole=f"{whole:,}",
-                saving=f"{1 - used / whole:.0%}",
-            )
+    if not whole:
+        return
+    figures = {"turn": int(last["turn"]), "used": f"{used:,}", "whole": f"{whole:,}"}
+    if used <= whole:
+        st.caption(t("chart_saving", lang, saving=f"{1 - used / whole:.0%}", **figures))
+        return
+    extra = [
+        t(f"cost_{name}", lang)
+        for name in ("memory", "entities")
+        if int(((sections or {}).get(name) or {}).get("tokens") or 0) > 0
+    ]
+    st.caption(
+        t(
+            "chart_cost",
+            lang,
+            extra=f"{used - whole:,}",
+            pct=f"{(used - whole) / whole:.0%}",
+            what=", ".join(extra) or t("cost_memory", lang),
+            **figures,
         )
+    )
 
 
 def render_comparison(
@@ -404,7 +427,12 @@ def render_comparison(
             ]
             line_chart(rows, t("strategy", lang), lang, height=220)
             last = {name: v[-1] for name, v in sizes.items() if v}
-            st.caption(" · ".join(f"{t(f'strategy_{n}', lang)}: {c:,}" for n, c in last.items()))
+            turn = max(len(v) for v in sizes.values())
+            shown = " · ".join(
+                f"{t(f'strategy_{n}', lang)}: {t('n_chars', lang, n=f'{c:,}')}"
+                for n, c in last.items()
+            )
+            st.caption(t("compare_last", lang, turn=turn, sizes=shown))
 
 
 def render_plan(
@@ -472,8 +500,12 @@ def render_summary_panel(
     plan: Mapping[str, Any] | None = None,
     steps: Sequence[Mapping[str, Any]] = (),
     fold_after: Sequence[int] = (),
+    last_sections: Mapping[str, Mapping[str, int]] | None = None,
 ) -> None:
-    """The whole right-hand panel of the chat tab."""
+    """The whole right-hand panel of the chat tab.
+
+    `last_sections` are the sections of the last turn's context (`last_context`).
+    """
     st.subheader(t("panel", lang))
     st.caption(
         t(f"strategy_{strategy}", lang)
@@ -490,7 +522,8 @@ def render_summary_panel(
     else:
         render_digests(digests, lang, facts, on_pin, pinned)
     render_pins(pins, lang, on_unpin)
-    if not history:
+    if not history and strategy not in ("sliding_window", "recursive"):
+        # the window and the memory above say when theirs begin (not at turn 4)
         st.caption(t("no_summaries", lang))
     meta_by_turn = {tuple(m["turns"])[0]: m for m in meta}
     for entry in history:
@@ -510,7 +543,7 @@ def render_summary_panel(
     render_recalled(recalled, lang)
     render_candidates(candidates, lang)
     render_next_context(next_messages, next_chars, summarize_first, lang, probe_key, fold_after)
-    render_chart(context_log, lang)
+    render_chart(context_log, lang, last_sections)
     render_comparison(comparison, lang, on_compare)
     if route:
         st.caption(t("route", lang, route=route))

@@ -112,7 +112,7 @@ def _turn_page(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", ["stopped", "rejected"])
 def test_a_stopped_or_rejected_turn_shows_no_error_and_one_way_to_redo(kind: str) -> None:
-    at = AppTest.from_function(_turn_page, args=(kind,))
+    at = AppTest.from_function(_turn_page, args=(kind,), default_timeout=60)
     at.run()
     assert not at.exception, at.exception
     assert len(at.error) == 0, [e.value for e in at.error]
