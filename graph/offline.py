@@ -827,7 +827,7 @@ class OfflineChatModel(BaseChatModel):
             return self._quote(found[0], korean)
         if is_greeting(question):  # seed 002's fast path: a greeting and nothing else
             return GREETING_KO if korean else GREETING_EN
-        if asks or kind == "info":  # a request for something not found is no note either
+        if asks or kind in ("info", "compose"):  # a request not met is no note either
             return NOT_FOUND_KO if korean else NOT_FOUND_EN
         hello = ("안녕하세요! " if korean else "Hello! ") if opens_with_greeting(question) else ""
         return f"{hello}{NOTED_KO if korean else NOTED_EN}“{snippet}”"

@@ -10,8 +10,8 @@ The offline engine and the router read a message with it:
 - `wants_code`: a request for code to be written or run with none in it ("파이썬으로 ...
   해줘", "write a script that ..."): the offline engine writes no code and says so.
 - `request_kind`: whether a message asks the app for something: information (tell,
-  explain, find, write), a note (remember this), or an act in the world (pay, send,
-  book, sign). A request is never a statement: it is not "noted", and an act no tool
+  explain, find), new text (write, draft, plan: the offline engine makes none), a note
+  (remember this), or an act in the world (pay, send, book, sign). A request is never a statement: it is not "noted", and an act no tool
   here can do is said so.
 """
 
@@ -24,7 +24,7 @@ from typing import Literal
 
 from graph.text import is_question, is_request
 
-RequestKind = Literal["info", "note", "act"]
+RequestKind = Literal["info", "compose", "note", "act"]
 
 _FENCE = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)```", re.DOTALL | re.I)
 _INLINE = re.compile(r"`([^`\n]+)`")
@@ -143,11 +143,13 @@ _KO_ASK_FOR = re.compile(
 _LIGHT = re.compile(r"^(?:해|하|좀|해서|해다|해봐)$")
 """A light verb ("해 줘"): what is asked is the word before it ("설명 좀 해 줘")."""
 _KO_INFO = re.compile(
-    r"^(?:알려|알리|말해|말씀|설명|가르쳐|보여|찾아|찾|검색|요약|정리|비교|추천|계산|번역|읽어|"
-    r"확인|풀어|짚어|답해|답|소개|안내|정의|써|작성|예시|봐|들려|골라|나열|분석|조사|짜|도와|"
+    r"^(?:알려|알리|말해|말씀|설명|가르쳐|보여|찾아|찾|검색|요약|정리|비교|추천|계산|읽어|"
+    r"확인|풀어|짚어|답해|답|소개|안내|정의|예시|봐|들려|골라|나열|분석|조사|도와|"
     r"추려|일러|얘기|이야기|대답|해석|풀이|예측|점검|체크)"
 )
-"""Verbs of asking for information or text: tell, explain, find, compare, write, ..."""
+"""Verbs of asking for information: tell, explain, find, compare, ..."""
+_KO_COMPOSE = re.compile(r"^(?:써|작성|짜|만들|그려|지어|꾸며|다듬|번역|옮겨)")
+"""Verbs of asking for new text to be made: write, draft, plan, translate."""
 _KO_NOTE = re.compile(r"^(?:기억|메모|적어|저장|잊지|새겨|외워)")
 _EN_REQUEST = re.compile(
     r"^\W*(?:please\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i\s+(?:want|need|would like)\s+you\s+to\s+)([a-z]+)",
@@ -155,9 +157,10 @@ _EN_REQUEST = re.compile(
 )
 _EN_INFO = frozenset(
     "tell explain show list find search look summarize summarise describe give help check compare "
-    "recommend suggest calculate compute translate read define write draft answer say clarify "
-    "outline walk quote name count estimate tell".split()
+    "recommend suggest calculate compute read define answer say clarify outline walk quote name "
+    "count estimate".split()
 )
+_EN_COMPOSE = frozenset("write draft compose plan create design make generate translate".split())
 _EN_NOTE = frozenset("remember note memorize memorise keep save jot".split())
 
 
@@ -175,11 +178,15 @@ def request_kind(text: str) -> RequestKind | None:
         verb = english.group(1).lower()
         if verb in _EN_NOTE:
             return "note"
+        if verb in _EN_COMPOSE:
+            return "compose"
         return "info" if verb in _EN_INFO else "act"
     verb = _korean_verb(stripped)
     if verb is not None:
         if _KO_NOTE.match(verb):
             return "note"
+        if _KO_COMPOSE.match(verb):
+            return "compose"
         return "info" if _KO_INFO.match(verb) else "act"
     if is_question(stripped) or is_request(stripped):
         return "info"

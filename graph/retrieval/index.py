@@ -38,6 +38,7 @@ from graph.retrieval.chunking import (
 from graph.retrieval.glossary import Concept, concepts, expand_query
 from graph.retrieval.tokenize import (
     EN_PHRASING,
+    KO_FRAME_WORDS,
     KO_GENRE_WORDS,
     KO_TIME_WORDS,
     is_predicate,
@@ -516,8 +517,15 @@ class DocumentIndex:
         """Whether the query's topic is a noun phrase the documents do not name (`unnamed_topic`).
 
         Its topical words are the known written ones that are about something: no verb,
-        number, everyday English word or word most chunks share ("회사").
+        number, everyday English word or word most chunks share ("회사"). A question for a
+        way to do something no document speaks of ("감기 낫는 방법", "찌개 끓이는 법": the
+        verb the way is for), or set in such a doing ("라면 끓일 때"), asks about something
+        they do not cover.
         """
+        for framed in _FRAMED.finditer(query):  # "낫는 방법": a way to do what, exactly
+            verbs = [t for t in tokens(framed.group(1) or framed.group(2)) if is_predicate(t)]
+            if verbs and all(v not in self._vocabulary for v in verbs):
+                return True
         phrases = [p for p in noun_phrases(query) if not unknown.isdisjoint(p)]
         if not phrases:
             return False
@@ -630,10 +638,11 @@ class DocumentIndex:
     def _says_little(self, term: str) -> bool:
         """Whether a matched term says little of what a passage is about.
 
-        Words most chunks share (`_generic`), and words that say how a question is asked,
-        not what about (`_weight`'s verbs and everyday English: "bring", "keep").
+        Words most chunks share (`_generic`), words that say how a question is asked,
+        not what about (`_weight`'s verbs and everyday English: "bring", "keep"), and
+        nouns that frame what is asked of a topic ("방법", "사람": `KO_FRAME_WORDS`).
         """
-        return self._generic(term) or _weight(term) < 1.0
+        return self._generic(term) or _weight(term) < 1.0 or term in KO_FRAME_WORDS
 
     def _weights(self, terms: QueryTerms) -> dict[str, float]:
         """Each known term's weight: its IDF, HINT_WEIGHT of it for a related word."""
@@ -939,6 +948,14 @@ class DocumentIndex:
 def _passage(heading: str, keywords: str, text: str) -> str:
     """What is searched of a passage: its heading path, its section's keywords, its text."""
     return f"{heading}\n{keywords}\n{text}" if keywords else f"{heading}\n{text}"
+
+
+_FRAMED = re.compile(
+    r"([가-힣]+)\s*(?:방법|법|요령|비결)(?:이|은|을|도|이나|좀)?(?![가-힣])"
+    r"|([가-힣]+)\s+때(?:는|에|도)?(?![가-힣])"
+)
+"""A verb's form before a frame noun: "낫는 방법", "잡는 법" (the way to do what), "끓일 때"
+(the situation the question is in)."""
 
 
 def _weight(term: str) -> float:
