@@ -412,6 +412,8 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "⬆️ Import a conversation (an export, or a replay JSON)",
     },
     "imported_mark": {"ko": " (가져옴)", "en": " (imported)"},
+    "upload_button": {"ko": "파일 선택", "en": "Upload"},
+    "upload_limit": {"ko": "JSON 파일 · 파일당 최대 {mb}MB", "en": "JSON · {mb}MB per file"},
     "import_failed": {
         "ko": "가져오지 못했습니다: {msg}",
         "en": "Could not import: {msg}",

@@ -13,6 +13,18 @@ from component.i18n import t
 from graph.memory.stats import summary_stats
 from graph.times import describe_span, describe_time, item_time
 
+UPLOADER_CSS = """<style>
+.st-key-import_upload [data-testid="stFileUploaderDropzoneInstructions"] * { font-size: 0; }
+.st-key-import_upload [data-testid="stFileUploaderDropzoneInstructions"]::after {
+  content: "@LIMIT"; font-size: 0.875rem; opacity: 0.7;
+}
+.st-key-import_upload [data-testid="stFileUploaderDropzone"] button
+  [data-testid="stMarkdownContainer"] { display: none; }
+.st-key-import_upload [data-testid="stFileUploaderDropzone"] button::after {
+  content: "@BUTTON"; margin-left: 0.4rem;
+}
+</style>"""
+"""The import box's drop zone in the UI's language (`@BUTTON`, `@LIMIT` filled in)."""
 USERS_OWN = frozenset({"CANCELLED", "APPROVAL_REJECTED"})
 """Error codes of a turn the user ended themselves (a stop, a rejection)."""
 
@@ -589,6 +601,15 @@ def render_summary_panel(
                 st.caption(f"#{error['turn']} {error['node']} {error['code']}: {error['message']}")
     st.download_button(
         t("download", lang), export_json, file_name=export_name, mime="application/json"
+    )
+    # Streamlit writes the drop zone's own words in English ("Upload", "200MB per file"):
+    # they are drawn in the UI's language over it
+    limit = int(st.get_option("server.maxUploadSize"))
+    st.markdown(
+        UPLOADER_CSS.replace("@BUTTON", t("upload_button", lang)).replace(
+            "@LIMIT", t("upload_limit", lang, mb=limit)
+        ),
+        unsafe_allow_html=True,
     )
     upload = st.file_uploader(t("import", lang), type=["json"], key="import_upload")
     if upload is not None and st.session_state.get("imported") != upload.file_id:
