@@ -327,7 +327,9 @@ def test_comparison_replays_the_thread_under_every_strategy(db: Path) -> None:
     line = next(c for c in captions if "슬라이딩 윈도우" in c and "재귀 요약" in c)
     sizes = dict(part.rsplit(": ", 1) for part in line.split(" · "))
     assert len(sizes) == 3
-    assert all(int(v.replace(",", "")) > 0 for v in sizes.values())
+    # each figure with its unit (issue 44), the last turn's
+    assert line.startswith("12턴의 컨텍스트") and all(v.endswith("자") for v in sizes.values())
+    assert all(int(v.removesuffix("자").replace(",", "")) > 0 for v in sizes.values())
     # the comparison ran in its own databases: this thread is untouched
     state = _state(db, _thread(at))
     assert state["turn_count"] == 12 and state.get("strategy") == "three_turn"
