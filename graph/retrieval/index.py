@@ -518,13 +518,15 @@ class DocumentIndex:
 
         Its topical words are the known written ones that are about something: no verb,
         number, everyday English word or word most chunks share ("회사"). A question for a
-        way to do something no document speaks of ("감기 낫는 방법", "찌개 끓이는 법": the
-        verb the way is for), or set in such a doing ("라면 끓일 때"), asks about something
-        they do not cover.
+        way to do something no document speaks of ("감기 낫는 방법", "리스트 정렬하는 법": the
+        verb, or the verbal noun with 하다, the way is for), or set in such a doing ("라면
+        끓일 때"), asks about something they do not cover.
         """
         for framed in _FRAMED.finditer(query):  # "낫는 방법": a way to do what, exactly
-            verbs = [t for t in tokens(framed.group(1) or framed.group(2)) if is_predicate(t)]
-            if verbs and all(v not in self._vocabulary for v in verbs):
+            word = framed.group(1) or framed.group(2)
+            # a verb, or a verbal noun with 하다 ("정렬하는 법": what is done is "정렬")
+            doing = [t for t in tokens(word) if is_predicate(t) or _DOES_NOUN.search(word)]
+            if doing and all(t not in self._vocabulary for t in doing):
                 return True
         phrases = [p for p in noun_phrases(query) if not unknown.isdisjoint(p)]
         if not phrases:
@@ -956,6 +958,8 @@ _FRAMED = re.compile(
 )
 """A verb's form before a frame noun: "낫는 방법", "잡는 법" (the way to do what), "끓일 때"
 (the situation the question is in)."""
+_DOES_NOUN = re.compile(r"[가-힣]하(?:는|기|려는)$|[가-힣]할$")
+"""A verbal noun with 하다 before the frame noun ("정렬하는", "제거할")."""
 
 
 def _weight(term: str) -> float:
