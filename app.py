@@ -330,6 +330,7 @@ def main() -> None:
             summarize_first=nxt.summarize_first,
             fold_after=nxt.fold_after,
             context_log=view.context_log,
+            last_sections=(view.state.get("last_context") or {}).get("sections"),
             route=(
                 f"{view.route} — {route_reason(str(view.state.get('route_reason', '')), lang)}"
                 if view.route
@@ -561,7 +562,7 @@ def _import(app: ChatApp, data: bytes, rate: float, strategy: str, lang: str) ->
     try:
         parsed = json.loads(data.decode("utf-8"))
         if is_export(parsed):
-            thread = import_thread(app, parsed)
+            thread = import_thread(app, parsed, t("imported_mark", lang))
             count = len(parsed["turns"])
         else:
             turns = parse_transcript(data)

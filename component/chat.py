@@ -11,8 +11,9 @@ import streamlit as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from component.i18n import known, t
+from graph.approval import NOT_RUN_AFTER_REJECT, REJECTED, USER_ANSWERED
 from graph.times import describe_time, message_time
-from graph.turns import cut_off
+from graph.turns import cut_off, is_stopped
 
 
 def _text(msg: BaseMessage) -> str:
@@ -91,14 +92,18 @@ def render_turn(
                             json.dumps(ran or call["args"], ensure_ascii=False, indent=1),
                             language="json",
                         )
-                        if decision and decision not in ("auto",):
-                            st.caption(f"decision: {decision}")
+                        if decision and known(f"decision_{decision}"):
+                            st.caption(t(f"decision_{decision}", lang))
                         if result is not None:
-                            st.text(_text(result)[:4000])
+                            st.text(result_text(_text(result), lang)[:4000])
             elif isinstance(msg, AIMessage):
                 st.markdown(_text(msg))
                 code = msg.response_metadata.get("error_code")
-                if code:
+                if is_stopped(msg):  # the user's stop: what was written, marked, no error
+                    st.caption(t("stopped_note", lang))
+                elif code == "APPROVAL_REJECTED":  # the user's own decision, not a failure
+                    st.caption(t("rejected_note", lang))
+                elif code:
                     st.error(t("error_code", lang, code=code), icon="⚠️")
                 cut = cut_off(msg)
                 if cut:  # a partial answer: say so, and offer to go on
@@ -110,11 +115,28 @@ def render_turn(
                             on_click=on_continue,
                         )
         if on_retry is not None:
-            st.caption(t("unanswered", lang))
+            if not is_stopped(assistant[-1]):
+                st.caption(t("unanswered", lang))
             st.button(t("retry", lang), key=f"retry_{number}", on_click=on_retry)
         answer = _text(assistant[-1]) if isinstance(assistant[-1], AIMessage) else ""
-        _turn_tools(key, number, answer, lang, actions)
+        # an unanswered last turn has one way to be answered again: the retry above
+        _turn_tools(key, number, answer, lang, actions, redo=on_retry is None)
         st.caption(t("turn", lang, n=number))
+
+
+def result_text(text: str, lang: str) -> str:
+    """A tool step's result as shown: a call the user decided not to run, in `lang`.
+
+    The graph's results for such a call are written for the model (`graph.approval`); the
+    user sees what they decided.
+    """
+    if text == REJECTED:
+        return t("result_rejected", lang)
+    if text == NOT_RUN_AFTER_REJECT:
+        return t("result_not_run", lang)
+    if text.startswith(USER_ANSWERED):
+        return t("result_answered", lang, said=text[len(USER_ANSWERED) :].strip())
+    return text
 
 
 def _edit_box(
@@ -143,9 +165,10 @@ def _turn_tools(
     answer: str,
     lang: str,
     actions: LastTurnActions,
+    redo: bool = True,
 ) -> None:
-    """Copy the answer, regenerate it, and switch between the turn's versions."""
-    on_redo = actions.on_redo
+    """Copy the answer, regenerate it (unless `redo` is off), switch between its versions."""
+    on_redo = actions.on_redo if redo else None
     if not answer and on_redo is None and number not in actions.versions:
         return
     # one row of content-wide buttons that wraps on a narrow window
@@ -229,19 +252,30 @@ button callback; `graph.approval` says what each action does)."""
 
 
 def render_approval(pending: dict[str, Any], lang: str, on_decide: Decide) -> None:
-    """A paused tool call: its category, the call, and Approve / Reject / Edit / Answer."""
+    """A paused tool call: its category, the call, and Approve / Reject / Edit / Answer.
+
+    A supervisor's step (`graph.supervisor`) is shown as its question, in words: the agent
+    it goes to by what it does, and its question to edit as text.
+    """
     category = str(pending.get("category") or "code")
+    step = _supervisor_step(pending)
     with st.chat_message("assistant"):
+        reason = str(pending.get("reason") or "")
         heading = "approval" if category == "code" else f"approval_{category}"
+        if reason and known(f"approval_{reason}"):  # a contract question, not an act
+            heading = f"approval_{reason}"
         st.warning(t(heading if known(heading) else "approval_outbound", lang))
         named = t(f"category_{category}", lang) if known(f"category_{category}") else category
         st.caption(t("approval_category", lang, category=named))
         if pending.get("may_have_run"):
             st.error(t("may_have_run", lang))
-        if pending.get("reason"):
-            st.info(t(f"outbound_{pending['reason']}", lang, tool=pending.get("tool", "")))
+        if reason and known(f"outbound_{reason}"):
+            st.info(t(f"outbound_{reason}", lang, tool=pending.get("tool", "")))
         if pending.get("sources"):  # which untrusted text it was (graph.untrusted)
             st.caption(t("approval_sources", lang, sources="; ".join(pending["sources"])))
+        if step is not None:
+            _render_step_approval(pending, step, lang, on_decide)
+            return
         if category == "code":
             st.caption(t("approval_help", lang))
         else:
@@ -279,6 +313,52 @@ def render_approval(pending: dict[str, Any], lang: str, on_decide: Decide) -> No
 
         st.text_input(t("respond_label", lang), key=answer_key, help=t("respond_help", lang))
         st.button(t("respond", lang), key="respond", on_click=respond)
+
+
+def _supervisor_step(pending: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(agent, question) of a supervisor step's approval; None for a tool call."""
+    tool = str(pending.get("tool") or "")
+    args = pending.get("args") or {}
+    if tool.endswith("_agent") and set(args) == {"question"}:
+        return tool.removesuffix("_agent"), str(args["question"])
+    return None
+
+
+def _render_step_approval(
+    pending: Mapping[str, Any], step: tuple[str, str], lang: str, on_decide: Decide
+) -> None:
+    """A supervisor step waiting for approval: what it will do, its question as text."""
+    agent, question = step
+    number = str(pending.get("tool_call_id") or "").rsplit("_", 1)[-1]
+    who = t(f"agent_{agent}", lang) if known(f"agent_{agent}") else agent
+    st.caption(t("step_help", lang, n=number, agent=who))
+    st.markdown("> " + question.replace("\n", "\n> "))
+    key = f"edit_{pending.get('tool_call_id')}"
+    st.text_area("question", value=question, key=key, label_visibility="collapsed")
+
+    def edit() -> None:
+        edited = str(st.session_state.get(key, question)).strip() or question
+        on_decide("edit", {"question": edited})
+
+    left, middle, right = st.columns(3)
+    left.button(
+        t("approve", lang),
+        key="approve",
+        on_click=on_decide,
+        args=("approve", None),
+        type="primary",
+    )
+    middle.button(t("reject", lang), key="reject", on_click=on_decide, args=("reject", None))
+    right.button(t("step_edit", lang), key="edit", on_click=edit)
+    answer_key = f"respond_{pending.get('tool_call_id')}"
+
+    def respond() -> None:
+        text = str(st.session_state.get(answer_key) or "").strip()
+        if text:
+            on_decide("respond", None, text)
+
+    st.text_input(t("respond_label", lang), key=answer_key, help=t("respond_help", lang))
+    st.button(t("respond", lang), key="respond", on_click=respond)
 
 
 def _json_args(text: str, fallback: dict[str, Any]) -> dict[str, Any]:

@@ -192,6 +192,14 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "This turn was not answered. The message is saved.",
     },
     "retry": {"ko": "🔁 이 턴 다시 답하기", "en": "🔁 Answer this turn again"},
+    "stopped_note": {
+        "ko": "⏹ 중지하신 답변입니다. 위는 중지 전까지 쓴 내용입니다.",
+        "en": "⏹ You stopped this answer; above is what was written before the stop.",
+    },
+    "rejected_note": {
+        "ko": "✋ 거절하셔서 실행하지 않았습니다.",
+        "en": "✋ You rejected it; nothing was run.",
+    },
     "approval": {
         "ko": "⚠️ 코드 실행 승인이 필요합니다",
         "en": "⚠️ Code execution needs your approval",
@@ -213,6 +221,53 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "⚠️ This tool sends text out of the machine. It needs your approval",
     },
     "approval_category": {"ko": "승인 분류: {category}", "en": "Approval category: {category}"},
+    "approval_contract_question": {
+        "ko": "⚠️ 계약 문서에 관한 질문입니다. 계약 관련 단계는 늘 승인을 받은 뒤 진행합니다 (서명이나 해지 같은 행위는 하지 않습니다)",
+        "en": "⚠️ This step reads a contract to answer a question. Contract steps always wait for your approval (nothing is signed or ended)",
+    },
+    "step_help": {
+        "ko": "{n}단계: {agent}이(가) 아래 질문에 답합니다. 승인하기 전에는 진행하지 않습니다. 거절하면 진행하지 않고 이 작업을 끝냅니다.",
+        "en": "Step {n}: {agent} answers the question below. Nothing happens before you approve; rejecting ends the task.",
+    },
+    "step_edit": {"ko": "질문을 고쳐서 진행", "en": "Go on with the edited question"},
+    "agent_documents": {"ko": "문서 담당", "en": "the documents assistant"},
+    "agent_contract": {"ko": "계약 문서 담당", "en": "the contracts assistant"},
+    "agent_web": {"ko": "웹 검색 담당", "en": "the web assistant"},
+    "agent_code": {"ko": "코드 실행 담당", "en": "the code assistant"},
+    "agent_data": {"ko": "계산·파일 담당", "en": "the data assistant"},
+    "agent_general": {"ko": "일반 답변 담당", "en": "the general assistant"},
+    "tool_label_calculator": {"ko": "계산기", "en": "Calculator"},
+    "tool_label_get_current_datetime": {"ko": "시계 (현재 시각)", "en": "Clock"},
+    "tool_label_get_weather": {"ko": "날씨 조회", "en": "Weather"},
+    "tool_label_search_wikipedia": {"ko": "위키백과 검색", "en": "Wikipedia search"},
+    "tool_label_web_search": {"ko": "웹 검색", "en": "Web search"},
+    "tool_label_python_repl": {"ko": "코드 실행", "en": "Run code"},
+    "tool_label_read_file": {"ko": "파일 읽기", "en": "Read a file"},
+    "tool_needs_key": {
+        "ko": "꺼짐: API 키({var})가 설정되어 있지 않습니다",
+        "en": "off: needs the API key {var}",
+    },
+    "tool_needs_sandbox": {
+        "ko": "꺼짐: 격리 실행 환경에 {what}이(가) 없습니다",
+        "en": "off: the sandbox needs {what}",
+    },
+    "tool_off": {"ko": "꺼짐: {reason}", "en": "off: {reason}"},
+    "decision_approve": {"ko": "결정: 승인", "en": "decision: approved"},
+    "decision_edit": {"ko": "결정: 수정해서 실행", "en": "decision: edited"},
+    "decision_respond": {"ko": "결정: 실행 대신 직접 답함", "en": "decision: answered instead"},
+    "decision_reject": {"ko": "결정: 거절", "en": "decision: rejected"},
+    "result_rejected": {
+        "ko": "거절하셔서 실행하지 않았습니다.",
+        "en": "You rejected this call; it was not run.",
+    },
+    "result_not_run": {
+        "ko": "앞선 호출을 거절하셔서 실행하지 않았습니다.",
+        "en": "Not run: you rejected an earlier call of this step.",
+    },
+    "result_answered": {
+        "ko": "실행하지 않고 직접 주신 답: {said}",
+        "en": "Not run; your answer instead: {said}",
+    },
     "category_contract": {"ko": "계약 (contract)", "en": "contract"},
     "category_payment": {"ko": "결제 (payment)", "en": "payment"},
     "category_sensitive": {"ko": "민감 정보 (sensitive)", "en": "sensitive"},
@@ -341,6 +396,23 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "{turn}턴: 컨텍스트 {used}자 / 대화 전체 원문 {whole}자 → 절감 {saving} (1 − 컨텍스트/원문)",
         "en": "Turn {turn}: context {used} chars / whole transcript {whole} chars → saving {saving} (1 − context/transcript)",
     },
+    "chart_cost": {
+        "ko": "{turn}턴: 컨텍스트 {used}자 / 대화 전체 원문 {whole}자 → 원문보다 {extra}자({pct}) 더 씀. 원문에 없는 {what}이(가) 더해졌고, 대화가 아직 짧아 요약이 줄여 준 원문보다 깁니다.",
+        "en": "Turn {turn}: context {used} chars / whole transcript {whole} chars → {extra} chars ({pct}) more than the transcript: it holds {what}, which the transcript does not, and the conversation is still too short for its summaries to save more than that.",
+    },
+    "cost_memory": {
+        "ko": "장기 기억(요약·회상·고정된 사실)",
+        "en": "long-term memory (summaries, recalled turns, pinned facts)",
+    },
+    "cost_entities": {"ko": "주요 정보", "en": "entities"},
+    "stats_cost": {
+        "ko": "전체: 요약이 원본보다 {extra}자({pct}%) 깁니다 (절감 없음: 요약이 목표 길이를 넘었습니다)",
+        "en": "Overall: the summaries are {extra} chars ({pct}%) longer than the turns (no saving: they ran past their target length)",
+    },
+    "compare_last": {
+        "ko": "{turn}턴의 컨텍스트 (오프라인 추출 요약으로 다시 재생, 회상·고정된 사실 없이): {sizes}",
+        "en": "Context at turn {turn} (replayed with the offline extractive summarizer, no recall or pins): {sizes}",
+    },
     "compare_empty": {
         "ko": "아직 턴이 없어 비교할 대화가 없습니다. 메시지를 보낸 뒤 실행하세요.",
         "en": "This conversation has no turns yet, so there is nothing to compare. Send a message first.",
@@ -350,6 +422,9 @@ _STRINGS: dict[str, dict[str, str]] = {
         "ko": "⬆️ 대화 가져오기 (내보낸 JSON 또는 replay JSON)",
         "en": "⬆️ Import a conversation (an export, or a replay JSON)",
     },
+    "imported_mark": {"ko": " (가져옴)", "en": " (imported)"},
+    "upload_button": {"ko": "파일 선택", "en": "Upload"},
+    "upload_limit": {"ko": "JSON 파일 · 파일당 최대 {mb}MB", "en": "JSON · {mb}MB per file"},
     "import_failed": {
         "ko": "가져오지 못했습니다: {msg}",
         "en": "Could not import: {msg}",
@@ -476,6 +551,7 @@ _STRINGS: dict[str, dict[str, str]] = {
         "en": "{kept}/{total} facts kept",
     },
     "facts_dropped": {"ko": "빠진 사실: {facts}", "en": "dropped: {facts}"},
+    "facts_pinned": {"ko": "📌 고정됨: {facts}", "en": "📌 pinned: {facts}"},
     "facts_help": {
         "ko": "원문 턴의 이름·숫자·날짜·금액·연락처가 요약에 그대로 남았는지 검사합니다. 빠진 사실을 고정하면 앞으로 모든 턴의 컨텍스트에 들어갑니다.",
         "en": "Checks whether the names, numbers, dates, amounts and contacts of the source turns survive in the summary. A pinned fact goes into the context of every turn from now on.",

@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from component.i18n import LANGUAGES, t
+from component.i18n import LANGUAGES, known, t
 
 RATE_MIN, RATE_MAX, RATE_STEP = 0.1, 0.5, 0.05
 BUDGET_MIN, BUDGET_MAX, BUDGET_STEP = 100, 50_000, 500
@@ -210,7 +210,22 @@ def render_engine(
     st.caption(t("summary_by", lang, name=summary_by))
     with st.expander(t("tools", lang)):
         for name, reason in tools.items():
-            st.markdown(f"✅ `{name}`" if reason is None else f"⛔ `{name}` — {reason}")
+            label = t(f"tool_label_{name}", lang) if known(f"tool_label_{name}") else name
+            if reason is None:
+                st.markdown(f"✅ {label} · `{name}`")
+            else:
+                st.markdown(f"⛔ {label} · `{name}` — {tool_reason(reason, lang)}")
+
+
+def tool_reason(reason: str, lang: str) -> str:
+    """Why a tool is off (`graph.tools.tool_availability`'s words), in `lang`."""
+    key = re.fullmatch(r"needs (\w+_KEY)", reason)
+    if key:
+        return t("tool_needs_key", lang, var=key.group(1))
+    sandbox = re.fullmatch(r"the sandbox needs (.+)", reason)
+    if sandbox:
+        return t("tool_needs_sandbox", lang, what=sandbox.group(1))
+    return t("tool_off", lang, reason=reason)
 
 
 def index_mode_label(status: Mapping[str, Any], lang: str) -> str:

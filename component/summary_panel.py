@@ -13,14 +13,33 @@ from component.i18n import t
 from graph.memory.stats import summary_stats
 from graph.times import describe_span, describe_time, item_time
 
+UPLOADER_CSS = """<style>
+.st-key-import_upload [data-testid="stFileUploaderDropzoneInstructions"] * { font-size: 0; }
+.st-key-import_upload [data-testid="stFileUploaderDropzoneInstructions"]::after {
+  content: "@LIMIT"; font-size: 0.875rem; opacity: 0.7;
+}
+.st-key-import_upload [data-testid="stFileUploaderDropzone"] button
+  [data-testid="stMarkdownContainer"] { display: none; }
+.st-key-import_upload [data-testid="stFileUploaderDropzone"] button::after {
+  content: "@BUTTON"; margin-left: 0.4rem;
+}
+</style>"""
+"""The import box's drop zone in the UI's language (`@BUTTON`, `@LIMIT` filled in)."""
+USERS_OWN = frozenset({"CANCELLED", "APPROVAL_REJECTED"})
+"""Error codes of a turn the user ended themselves (a stop, a rejection)."""
+
 
 def render_facts(
     record: Mapping[str, Any] | None,
     key: str,
     lang: str,
     on_pin: Callable[[str, int], None] | None,
+    pinned: frozenset[str] = frozenset(),
 ) -> None:
-    """A summary's lost-facts line: how many facts it kept, and a pin button per dropped one."""
+    """A summary's lost-facts line: how many facts it kept, and a pin button per dropped one.
+
+    A dropped fact already pinned (`pinned`) shows as pinned, with no button.
+    """
     if not record or not record.get("total"):
         return
     facts = record.get("facts", [])
@@ -30,6 +49,12 @@ def render_facts(
         line += " · " + t("facts_dropped", lang, facts=", ".join(str(f[0]) for f in dropped))
     st.caption(line, help=t("facts_help", lang))
     if on_pin is None or not dropped:
+        return
+    done = [str(text) for text, _turn, _kind in dropped if str(text) in pinned]
+    if done:
+        st.caption(t("facts_pinned", lang, facts=", ".join(done)))
+    dropped = [f for f in dropped if str(f[0]) not in pinned]
+    if not dropped:
         return
     columns = st.columns(min(3, len(dropped)))
     for i, (text, turn, _kind) in enumerate(dropped[:9]):
@@ -50,6 +75,7 @@ def render_card(
     facts: Mapping[str, Any] | None = None,
     span: str = "",
     on_pin: Callable[[str, int], None] | None = None,
+    pinned: frozenset[str] = frozenset(),
 ) -> None:
     """One summary card: turns, rate, sizes, target, time, text, facts kept and cost."""
     turns = entry["turns"]
@@ -66,7 +92,7 @@ def render_card(
         if span:
             st.caption(t("card_time", lang, span=span))
         st.write(entry["summary"])
-        render_facts(facts, f"{turns[0]}_{turns[-1]}", lang, on_pin)
+        render_facts(facts, f"{turns[0]}_{turns[-1]}", lang, on_pin, pinned)
         if replaced_by:
             st.caption("↳ " + t("in_digest", lang, start=replaced_by[0], end=replaced_by[-1]))
         if meta:
@@ -105,6 +131,7 @@ def render_digests(
     lang: str,
     facts: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
     on_pin: Callable[[str, int], None] | None = None,
+    pinned: frozenset[str] = frozenset(),
 ) -> None:
     """The digests by level: range, sizes, what each replaced, and the facts it kept."""
     if not digests:
@@ -125,7 +152,7 @@ def render_digests(
                 )
             )
             st.write(digest["summary"])
-            render_facts((facts or {}).get((first, last)), f"d{first}_{last}", lang, on_pin)
+            render_facts((facts or {}).get((first, last)), f"d{first}_{last}", lang, on_pin, pinned)
 
 
 def render_pins(
@@ -238,15 +265,21 @@ def render_memory(memory: str, entities: Sequence[Mapping[str, Any]], lang: str)
 
 
 def render_stats(history: Sequence[Mapping[str, Any]], lang: str) -> None:
-    """The seed's statistics block."""
+    """The seed's statistics block; summaries longer than their turns show as the cost."""
     stats = summary_stats(history)
     st.markdown(f"**{t('stats', lang)}**")
+    longer = stats["summary"] - stats["original"]
+    saved = (
+        t("stats_saved", lang, pct=stats["saved_pct"])
+        if longer <= 0
+        else t("stats_cost", lang, extra=f"{longer:,}", pct=-stats["saved_pct"])
+    )
     st.text(
         "\n".join(
             [
                 t("stats_total", lang, n=stats["count"], turns=stats["turns"]),
                 t("stats_chars", lang, orig=f"{stats['original']:,}", summ=f"{stats['summary']:,}"),
-                t("stats_saved", lang, pct=stats["saved_pct"]),
+                saved,
             ]
         )
     )
@@ -337,10 +370,17 @@ def line_chart(
     st.altair_chart(chart, width="stretch")
 
 
-def render_chart(context_log: Sequence[Mapping[str, Any]], lang: str) -> None:
+def render_chart(
+    context_log: Sequence[Mapping[str, Any]],
+    lang: str,
+    sections: Mapping[str, Mapping[str, int]] | None = None,
+) -> None:
     """Context size per turn against the size with no memory at all (the whole transcript).
 
-    Below it, the saving that follows from the two at the last turn.
+    Below it, the saving that follows from the two at the last turn; when the context is
+    the longer, the cost it is, in characters and percent, with what it holds that the
+    transcript does not (`sections`, the last turn's: memory, entities), never a negative
+    saving.
     """
     if not context_log:
         return
@@ -353,17 +393,27 @@ def render_chart(context_log: Sequence[Mapping[str, Any]], lang: str) -> None:
     line_chart(rows, t("chart_series", lang), lang, height=200)
     last = context_log[-1]
     used, whole = int(last["context_chars"]), int(last["full_chars"])
-    if whole:
-        st.caption(
-            t(
-                "chart_saving",
-                lang,
-                turn=int(last["turn"]),
-                used=f"{used:,}",
-                whole=f"{whole:,}",
-                saving=f"{1 - used / whole:.0%}",
-            )
+    if not whole:
+        return
+    figures = {"turn": int(last["turn"]), "used": f"{used:,}", "whole": f"{whole:,}"}
+    if used <= whole:
+        st.caption(t("chart_saving", lang, saving=f"{1 - used / whole:.0%}", **figures))
+        return
+    extra = [
+        t(f"cost_{name}", lang)
+        for name in ("memory", "entities")
+        if int(((sections or {}).get(name) or {}).get("tokens") or 0) > 0
+    ]
+    st.caption(
+        t(
+            "chart_cost",
+            lang,
+            extra=f"{used - whole:,}",
+            pct=f"{(used - whole) / whole:.0%}",
+            what=", ".join(extra) or t("cost_memory", lang),
+            **figures,
         )
+    )
 
 
 def render_comparison(
@@ -389,7 +439,12 @@ def render_comparison(
             ]
             line_chart(rows, t("strategy", lang), lang, height=220)
             last = {name: v[-1] for name, v in sizes.items() if v}
-            st.caption(" · ".join(f"{t(f'strategy_{n}', lang)}: {c:,}" for n, c in last.items()))
+            turn = max(len(v) for v in sizes.values())
+            shown = " · ".join(
+                f"{t(f'strategy_{n}', lang)}: {t('n_chars', lang, n=f'{c:,}')}"
+                for n, c in last.items()
+            )
+            st.caption(t("compare_last", lang, turn=turn, sizes=shown))
 
 
 def render_plan(
@@ -457,8 +512,12 @@ def render_summary_panel(
     plan: Mapping[str, Any] | None = None,
     steps: Sequence[Mapping[str, Any]] = (),
     fold_after: Sequence[int] = (),
+    last_sections: Mapping[str, Mapping[str, int]] | None = None,
 ) -> None:
-    """The whole right-hand panel of the chat tab."""
+    """The whole right-hand panel of the chat tab.
+
+    `last_sections` are the sections of the last turn's context (`last_context`).
+    """
     st.subheader(t("panel", lang))
     st.caption(
         t(f"strategy_{strategy}", lang)
@@ -467,14 +526,16 @@ def render_summary_panel(
         + " · "
         + t("calls", lang, calls=calls[0], requests=calls[1])
     )
+    pinned = frozenset(str(p["fact"]) for p in pins)
     if strategy == "sliding_window":
         render_window(window, lang)
     elif strategy == "recursive":
         render_memory(memory, entities, lang)
     else:
-        render_digests(digests, lang, facts, on_pin)
+        render_digests(digests, lang, facts, on_pin, pinned)
     render_pins(pins, lang, on_unpin)
-    if not history:
+    if not history and strategy not in ("sliding_window", "recursive"):
+        # the window and the memory above say when theirs begin (not at turn 4)
         st.caption(t("no_summaries", lang))
     meta_by_turn = {tuple(m["turns"])[0]: m for m in meta}
     for entry in history:
@@ -488,12 +549,13 @@ def render_summary_panel(
             (facts or {}).get(_span(entry)),
             describe_span(span[0], span[-1], lang) if span else "",
             on_pin,
+            pinned,
         )
     render_stats(history, lang)
     render_recalled(recalled, lang)
     render_candidates(candidates, lang)
     render_next_context(next_messages, next_chars, summarize_first, lang, probe_key, fold_after)
-    render_chart(context_log, lang)
+    render_chart(context_log, lang, last_sections)
     render_comparison(comparison, lang, on_compare)
     if route:
         st.caption(t("route", lang, route=route))
@@ -531,12 +593,23 @@ def render_summary_panel(
             menus = (retrieval or {}).get("menus") or []
             if menus:
                 st.caption(t("menus", lang, menus=", ".join(menus)))
+    # a stop or a rejection is the user's own act, not an error to list
+    errors = [e for e in errors if e.get("code") not in USERS_OWN]
     if errors:
         with st.expander(t("errors", lang)):
             for error in errors[-10:]:
                 st.caption(f"#{error['turn']} {error['node']} {error['code']}: {error['message']}")
     st.download_button(
         t("download", lang), export_json, file_name=export_name, mime="application/json"
+    )
+    # Streamlit writes the drop zone's own words in English ("Upload", "200MB per file"):
+    # they are drawn in the UI's language over it
+    limit = int(st.get_option("server.maxUploadSize"))
+    st.markdown(
+        UPLOADER_CSS.replace("@BUTTON", t("upload_button", lang)).replace(
+            "@LIMIT", t("upload_limit", lang, mb=limit)
+        ),
+        unsafe_allow_html=True,
     )
     upload = st.file_uploader(t("import", lang), type=["json"], key="import_upload")
     if upload is not None and st.session_state.get("imported") != upload.file_id:

@@ -29,7 +29,8 @@ from langchain_core.messages import (
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from graph.approval import USER_ANSWERED
+from graph.approval import USER_ANSWERED, Category, category_of
+from graph.requests import code_in, request_kind, wants_code
 from graph.safeguard import find_pii
 from graph.statements import Statement, best_statements, said, user_segments
 from graph.summarizer import sentences
@@ -40,18 +41,17 @@ from graph.text import (
     is_korean,
     is_question,
     opens_with_greeting,
+    speaks_korean,
     tells_nothing,
 )
 from graph.times import english_weekdays
 from graph.turns import content_text
 from prompt import get_prompt
 
-_HANGUL = re.compile(r"[가-힣]")
 _FUNCS = r"(?:sqrt|sin|cos|tan|log10|log|exp|abs|round|floor|ceil)"
 _EXPR = re.compile(rf"(?:{_FUNCS}\s*\(|[\d(])(?:[\d\s+\-*/×÷^%().,]|{_FUNCS})*[\d)]")
 _OPERATOR = re.compile(rf"\d\s*(?:\*\*|//|[-+*/×÷^%])|{_FUNCS}\s*\(")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}(/\d{2,4})?")
-_CODE_FENCE = re.compile(r"```(?:python|py)?\s*\n(.*?)```", re.DOTALL)
 _FILE = re.compile(
     r"[\w가-힣./-]+\.(?:md|txt|csv|json|py|yaml|yml|log)\b|(?<![\w.])(?:~|\.{1,2})?/[\w./-]+"
 )
@@ -59,9 +59,6 @@ _PERCENT_OF = re.compile(
     r"(\d+(?:\.\d+)?)\s*%\s*(?:of|의)\s*(\d[\d,]*(?:\.\d+)?)"
     r"|(\d[\d,]*(?:\.\d+)?)\s*의\s*(\d+(?:\.\d+)?)\s*%"
 )
-_RUN_CODE = re.compile(r"(run|execute|실행)", re.I)
-_CODE_WORD = re.compile(r"python|파이썬|code|코드|script|스크립트", re.I)
-_INLINE_CODE = re.compile(r"(?:code|코드|python|파이썬)\s*[:：]\s*(.+)$", re.I | re.S)
 _ASKS_FOR: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "web_search",
@@ -81,8 +78,14 @@ _ASKS_FOR: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 """What a message asks a tool for, to say plainly when that tool is not available."""
 _NEEDS = {
-    "web_search": ("TAVILY_API_KEY", "TAVILY_API_KEY"),
-    "get_weather": ("OPENWEATHER_API_KEY", "OPENWEATHER_API_KEY"),
+    "web_search": (
+        "웹 검색 서비스의 API 키(TAVILY_API_KEY)",
+        "a web search API key (TAVILY_API_KEY)",
+    ),
+    "get_weather": (
+        "날씨 서비스의 API 키(OPENWEATHER_API_KEY)",
+        "a weather API key (OPENWEATHER_API_KEY)",
+    ),
     "search_wikipedia": ("인터넷 연결", "an internet connection"),
     "read_file": ("파일 도구", "the file tool"),
     "python_repl": (
@@ -91,6 +94,24 @@ _NEEDS = {
     ),
 }
 """What an unavailable tool needs, in Korean and English."""
+TOOL_LABELS = {
+    "python_repl": ("코드 실행", "Running the code"),
+    "get_weather": ("날씨 조회", "The weather lookup"),
+    "web_search": ("웹 검색", "Web search"),
+    "search_wikipedia": ("위키백과 검색", "The Wikipedia search"),
+    "read_file": ("파일 읽기", "Reading the file"),
+    "calculator": ("계산", "The calculator"),
+    "get_current_datetime": ("시계", "The clock"),
+}
+"""What a tool does, as a user calls it (the answer names no tool by its function name)."""
+
+
+def tool_label(name: str, korean: bool) -> str:
+    """A tool as a user calls it ("코드 실행"); its own name when it has no label."""
+    ko, en = TOOL_LABELS.get(name, (name, name))
+    return ko if korean else en
+
+
 _ABOUT_USER = re.compile(
     r"\b(my|mine|me|i|our|ours|we|us)\b|제가|내가|저는|나는|저의|나의|우리|저희|(?:^|\s)(?:제|내)\s",
     re.I,
@@ -180,6 +201,26 @@ NOT_FOUND_EN = (
     "I am the offline engine and do not invent answers; nothing in our "
     "conversation or its summaries matches that."
 )
+CODE_HINT_KO = (
+    "오프라인 엔진은 코드를 직접 짜지 못합니다. 실행할 코드를 메시지에 함께 보내 주시면 "
+    "승인을 받은 뒤 격리된 환경에서 실행합니다. 예: `코드: print(sum(range(1, 11)))` "
+    "(여러 줄이면 코드 블록으로 보내 주세요)."
+)
+CODE_HINT_EN = (
+    "The offline engine cannot write code. Send the code to run with your message and it "
+    "runs in the sandbox once you approve it, e.g. `code: print(sum(range(1, 11)))` "
+    "(several lines: send a code block)."
+)
+CANNOT_ACT_KO: dict[Category | None, str] = {
+    Category.PAYMENT: "결제·송금·주문처럼 돈이 오가는 일은 제가 할 수 없습니다",
+    Category.CONTRACT: "계약서 서명·체결·해지 같은 계약 행위는 제가 할 수 없습니다",
+    Category.SENSITIVE: "개인정보를 밖으로 보내는 일은 제가 할 수 없습니다",
+}
+CANNOT_ACT_EN: dict[Category | None, str] = {
+    Category.PAYMENT: "I cannot pay, transfer money or place orders",
+    Category.CONTRACT: "I cannot sign, conclude or terminate contracts",
+    Category.SENSITIVE: "I cannot send personal data anywhere",
+}
 NOTED_KO = "알겠습니다. 기억해 두겠습니다: "
 NOTED_EN = "Noted. I will keep this in mind: "
 _STOCK = (GREETING_KO, GREETING_EN, NOT_FOUND_KO, NOT_FOUND_EN, NOTED_KO, NOTED_EN)
@@ -286,7 +327,8 @@ _CONCEPTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
         re.compile(r"어디|장소|위치|동네|where|which city|what place"),
         re.compile(
-            r"[가-힣]+(에서|으로|로)\s|[가-힣]+(시|도|구|동|역|호텔|식당|공항)\b|\b(in|at|to) [a-z]+"
+            r"[가-힣]+(에서|으로|로)\s|[가-힣]+(시|도|구|동|역|호텔|식당|공항)"
+            r"(?:에서|에|으로|로|의)?(?:\s|$|[.,!?])|\b(in|at|to) [a-z]+"
         ),
     ),
     (
@@ -565,12 +607,9 @@ class OfflineChatModel(BaseChatModel):
     def _plan_tool(self, text: str) -> tuple[str, dict[str, Any]] | None:
         lower = text.lower()
         bound = set(self.tool_names)
-        code = _CODE_FENCE.search(text)
-        if "python_repl" in bound and code:
-            return "python_repl", {"code": code.group(1).strip()}
-        inline = _INLINE_CODE.search(text) if _RUN_CODE.search(text) else None
-        if "python_repl" in bound and inline and not _HANGUL.search(inline.group(1)):
-            return "python_repl", {"code": inline.group(1).strip()}
+        code = code_in(text)  # a request with code: run it (after approval)
+        if "python_repl" in bound and code is not None:
+            return "python_repl", {"code": code}
         file = _FILE.search(text)
         if (
             "read_file" in bound
@@ -635,22 +674,21 @@ class OfflineChatModel(BaseChatModel):
         question = next(
             (content_text(m) for m in reversed(messages) if isinstance(m, HumanMessage)), ""
         )
-        korean = is_korean(question) or not question
+        korean = speaks_korean(question)  # a message of code alone: the app's Korean
         lines = []
         for result in results:
             text = content_text(result).strip()
+            label = tool_label(result.name or "", korean)
             if text.startswith(USER_ANSWERED):  # not run: the user answered it (respond)
                 said = text[len(USER_ANSWERED) :].strip()
                 lines.append(
-                    f"{result.name}은(는) 실행하지 않았습니다. 대신 주신 답: {said}"
+                    f"{label}은(는) 하지 않았습니다. 대신 주신 답: {said}"
                     if korean
-                    else f"{result.name} was not run. Your answer instead: {said}"
+                    else f"{label} was not done. Your answer instead: {said}"
                 )
             elif text.startswith("Error:"):
                 lines.append(
-                    f"{result.name} 도구가 실패했습니다. {text}"
-                    if korean
-                    else f"The {result.name} tool failed. {text}"
+                    f"{label}에 실패했습니다. {text}" if korean else f"{label} failed. {text}"
                 )
             elif result.name == "calculator":
                 lines.append(f"계산 결과는 {text}입니다." if korean else f"The result is {text}.")
@@ -660,9 +698,7 @@ class OfflineChatModel(BaseChatModel):
                 fence = "````" if "```" in text else "```"
                 block = f"{fence}text\n{text}\n{fence}"
                 lines.append(
-                    f"{result.name} 결과입니다:\n{block}"
-                    if korean
-                    else f"{result.name} says:\n{block}"
+                    f"{label} 결과입니다:\n{block}" if korean else f"{label} gave:\n{block}"
                 )
         return "\n\n".join(lines)
 
@@ -712,17 +748,11 @@ class OfflineChatModel(BaseChatModel):
         """Say plainly what a request needs when its tool cannot run here; None if it can."""
         bound = set(self.tool_names)
         lower = question.lower()
-        wants_code = _RUN_CODE.search(lower) and _CODE_WORD.search(lower)
-        if wants_code and "python_repl" in bound:
-            return (
-                "실행할 코드를 찾지 못했습니다. 코드를 ```python 블록에 넣거나 `코드: print(1)`처럼 "
-                "보내 주시면 승인 후 격리된 환경에서 실행합니다."
-                if korean
-                else "I found no code to run. Put it in a ```python block, or write "
-                "`code: print(1)`, and I will run it in the sandbox after you approve it."
-            )
+        code_wanted = wants_code(question)
+        if code_wanted and "python_repl" in bound:
+            return CODE_HINT_KO if korean else CODE_HINT_EN
         wanted = [name for name, pattern in _ASKS_FOR if pattern.search(lower)]
-        if wants_code:
+        if code_wanted:
             wanted.append("python_repl")
         missing = [name for name in wanted if name not in bound]
         if not missing:
@@ -737,21 +767,24 @@ class OfflineChatModel(BaseChatModel):
         name = missing[0]
         need_ko, need_en = _NEEDS.get(name, ("설정", "configuration"))
         return (
-            f"이 요청에는 `{name}` 도구가 필요한데, 지금은 쓸 수 없습니다 ({need_ko} 필요). "
+            f"{tool_label(name, True)}은(는) 지금 쓸 수 없습니다 ({need_ko}이(가) 필요합니다). "
             "오프라인 엔진은 없는 결과를 지어내지 않습니다."
             if korean
-            else f"This needs the `{name}` tool, which is not available here (it needs "
-            f"{need_en}). The offline engine does not make results up."
+            else f"{tool_label(name, False)} is not available here (it takes {need_en}). "
+            "The offline engine does not make results up."
         )
 
     def _answer(self, question: str, messages: Sequence[BaseMessage]) -> str:
-        korean = is_korean(question) or not question
+        korean = speaks_korean(question)
         lower = question.lower()
         memories = _context_memories(messages, korean)
         system = (
             content_text(messages[0]) if messages and isinstance(messages[0], SystemMessage) else ""
         )
-        asks = any(w in lower for w in _QUESTION_WORDS) or is_question(question)
+        kind = request_kind(question)  # a request is never a note (unless it asks for one)
+        asks = kind != "note" and (
+            any(w in lower for w in _QUESTION_WORDS) or is_question(question)
+        )
         # a question is answered first from what the user said, whatever else is there
         own = self._from_statements(question, messages, korean) if asks else None
         if "[참고 문서]" in system:
@@ -759,21 +792,34 @@ class OfflineChatModel(BaseChatModel):
             # what they said of themselves beats a policy document, unless a passage
             # matches better; a question not about them is the documents'
             if (
-                own is not None
+                kind != "act"
+                and own is not None
                 and _ABOUT_USER.search(question)
                 and _best_score(question, own[1], _words)
                 >= max(OWN_OVER_DOCUMENTS, _best_score(question, documents, _words))
             ):
                 return own[0]
-            return self._answer_from_documents(
+            found_in_documents = self._answer_from_documents(
                 question, documents, korean, system.split("[참고 문서]", 1)[1]
             )
-        requested = asks or bool(
-            re.search(r"줘|주세요|please|찾아|검색|\b(search|run|read|open|show)\b|실행", lower)
+            if kind == "act":  # "apply for my leave": not done, but how it is done
+                return f"{_cannot_act(question, korean)}\n\n{found_in_documents}"
+            return found_in_documents
+        requested = (
+            asks
+            or kind is not None
+            or bool(
+                re.search(r"줘|주세요|please|찾아|검색|\b(search|run|read|open|show)\b|실행", lower)
+            )
         )
         cannot = self._cannot(question, korean) if requested else None
         if cannot:
             return cannot
+        if kind == "act":
+            return _cannot_act(question, korean)
+        snippet = question if len(question) <= 200 else question[:199] + "…"
+        if kind == "note":
+            return f"{NOTED_KO if korean else NOTED_EN}“{snippet}”"
         if own is not None:
             return own[0]
         found = find_memory(question, memories) if asks else None
@@ -781,9 +827,8 @@ class OfflineChatModel(BaseChatModel):
             return self._quote(found[0], korean)
         if is_greeting(question):  # seed 002's fast path: a greeting and nothing else
             return GREETING_KO if korean else GREETING_EN
-        if asks:
+        if asks or kind in ("info", "compose"):  # a request not met is no note either
             return NOT_FOUND_KO if korean else NOT_FOUND_EN
-        snippet = question if len(question) <= 200 else question[:199] + "…"
         hello = ("안녕하세요! " if korean else "Hello! ") if opens_with_greeting(question) else ""
         return f"{hello}{NOTED_KO if korean else NOTED_EN}“{snippet}”"
 
@@ -844,9 +889,9 @@ def asked_tool(text: str) -> str | None:
     call = OfflineChatModel(tool_names=list(TOOL_NAMES))._plan_tool(text)
     if call is not None:
         return call[0]
-    lower = text.lower()
-    if _RUN_CODE.search(lower) and _CODE_WORD.search(lower):
+    if wants_code(text):
         return "python_repl"
+    lower = text.lower()
     return next((name for name, pattern in _ASKS_FOR if pattern.search(lower)), None)
 
 
@@ -856,6 +901,28 @@ def _best_score(
     """How well the best of `memories` matches the question (as `find_memory` scores)."""
     found = find_memory(question, memories, grams)
     return found[1] if found else 0.0
+
+
+def _cannot_act(question: str, korean: bool) -> str:
+    """Say plainly that a request to act was not done: no tool here does it.
+
+    Named by its approval category (`graph.approval.category_of`) when it has one: a
+    payment, a contract, personal data sent out.
+    """
+    category = category_of(None, {"question": question}, question)
+    if korean:
+        head = CANNOT_ACT_KO.get(category, "요청하신 일은 제가 직접 할 수 없습니다")
+        return (
+            f"{head}. 이 앱에는 그 일을 하는 도구가 없어 아무것도 하지 않았습니다. 제가 하는 "
+            "일은 계산, 현재 시각, 파일 읽기, 승인 후 코드 실행, 그리고 대화와 문서에서 찾아 "
+            "답하기입니다."
+        )
+    head = CANNOT_ACT_EN.get(category, "I cannot do that myself")
+    return (
+        f"{head}: no tool here does it, so nothing was done. What I can do: calculate, "
+        "tell the time, read files, run code after you approve it, and answer from our "
+        "conversation and the documents."
+    )
 
 
 def _absent_note(section: str, korean: bool) -> str:

@@ -19,6 +19,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from graph.nodes import Node
+from graph.requests import code_in, request_kind, wants_code
 from graph.retrieval import MIN_CONFIDENCE, DocumentIndex, relevant
 from graph.retrieval.loop import (
     ANSWERED,
@@ -47,9 +48,10 @@ _TOOLISH = re.compile(r"\d\s*[-+*/×÷^%]\s*\d|날씨|weather|```|위키|wikiped
 _RECALL = re.compile(
     r"(라고|다고|했|였|었)\S*\s*(지|죠|나요|어|니)(?=\s*[?？.!~]|\s*$)"
     r"|아까|방금|내가 말한|did i|i said|i told|earlier"
+    r"|기억\s*(?:나|하니|하나|하세요|하시나요|해\s*[?？]|하고\s*있)"
 )
-"""A question about what was said ("내 이름이 뭐였지?", "뭐라고 했어?"): the past tense ends
-the sentence. Inside one it is a clause of another question ("무슨 용도였는지 언제까지
+"""A question about what was said ("내 이름이 뭐였지?", "뭐라고 했어?", "기억나요?"): the past
+tense ends the sentence. Inside one it is a clause of another question ("무슨 용도였는지 언제까지
 입력해?")."""
 _ASKS = re.compile(
     r"[?？]|(까|나요|가요|죠|지|니|냐|래|돼|되나|될까|나|어때)\s*[.!~]*\s*$|어떻게|어떡|알려|뭐|무엇|언제|"
@@ -86,13 +88,17 @@ def rule_route(question: str, index: DocumentIndex, rerank: bool = True) -> Rule
     confident enough is reranked as the loop does it (more passages, ranked by how much of
     the question each covers): when that finds a passage sure enough, it goes to retrieval.
     """
-    if _TOOLISH.search(question.lower()) or asks_the_clock(question):
+    if (
+        _TOOLISH.search(question.lower())
+        or asks_the_clock(question)
+        or code_in(question) is not None
+        or wants_code(question)
+    ):
         return RuleRoute("agent", "plain tool request (arithmetic, time, weather, code, web)")
     if _RECALL.search(question.lower()):
         return RuleRoute("agent", "asks about this conversation, not the documents")
-    if is_statement(question) or (
-        not _ASKS.search(question) and not _DOCUMENTISH.search(question.lower())
-    ):
+    asks = _ASKS.search(question) or request_kind(question) == "info"  # "Tell me about ..."
+    if is_statement(question) or (not asks and not _DOCUMENTISH.search(question.lower())):
         return RuleRoute("agent", "a statement, not a question: nothing to look up")
     hits = index.search(question, k=3)
     if relevant(hits[:1]):

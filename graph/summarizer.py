@@ -90,6 +90,18 @@ _SELF_FACT = re.compile(
 kind of fact a memory is for."""
 
 
+USERS_FACTS = frozenset({"place", "plate", "date", "code", "phone", "email", "rrn", "이름", "name"})
+"""Kinds of fact (`graph.memory.facts`) that a user's sentence holding one is about them:
+where they live, their car, a date, an id, a contact, a name."""
+
+
+def _holds_a_users_fact(sentence: str) -> bool:
+    """Whether a user's sentence states a fact a summary's card counts as theirs."""
+    from graph.memory.facts import extract_facts
+
+    return any(fact.kind in USERS_FACTS for fact in extract_facts(sentence, 0))
+
+
 @dataclass
 class SummaryResult:
     """A summary and what it cost."""
@@ -223,7 +235,7 @@ def _score(sentence: str, from_user: bool, first_of_answer: bool) -> float:
         from_user = False  # a question states nothing: the user's facts come first
     facts = len(_NUMBER.findall(sentence)) * 2.0 + len(_NAME.findall(sentence)) * 1.5
     facts += len(_NAME_KO.findall(sentence)) * 1.5
-    if from_user and _SELF_FACT.search(sentence):
+    if from_user and (_SELF_FACT.search(sentence) or _holds_a_users_fact(sentence)):
         facts += 3.0
     if not facts and len(sentence) < 15:
         return 0.3  # "가능할까요?", "OK.": no content of its own

@@ -49,6 +49,21 @@ def is_korean(text: str) -> bool:
     return bool(_HANGUL.search(text))
 
 
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
+
+
+def speaks_korean(text: str) -> bool:
+    """Whether to answer a message in Korean: it has Hangul, or no words outside its code.
+
+    A message of code alone ("```print(1)```", "`2+2`") says nothing of the user's
+    language: the app's own, Korean, answers it; English words outside code answer in
+    English.
+    """
+    if is_korean(text):
+        return True
+    return not re.search(r"[A-Za-z]{2,}", _CODE.sub("", text))
+
+
 _GREETING = re.compile(
     r"(안녕(하세요|하십니까|히\s?계세요|히\s?가세요)?|반가워요?|반갑습니다|좋은\s?(아침|하루)(이에요|입니다)?"
     r"|고마워요?|감사합니다|감사해요|수고하세요|잘\s?자요?|hi|hello|hey|good\s(morning|afternoon|evening)"

@@ -42,6 +42,16 @@ CUT_OFF = "cut_off"
 (LLM_TRUNCATED at the length limit, LLM_TIMEOUT at the turn's time limit)."""
 
 
+STOPPED = "stopped"
+"""response_metadata key of a turn the user stopped: its answer is what was written before
+the stop (or a note when nothing was), closed as CANCELLED and answered again by a retry."""
+
+
+def is_stopped(msg: BaseMessage | None) -> bool:
+    """Whether a turn's closing message is one the user stopped (not an error)."""
+    return isinstance(msg, AIMessage) and bool(msg.response_metadata.get(STOPPED))
+
+
 def cut_off(msg: BaseMessage | None) -> str:
     """The ErrorCode that cut an answer kept as it was ('' for a whole answer): Continue."""
     if not isinstance(msg, AIMessage) or msg.tool_calls:

@@ -15,10 +15,12 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi import Body, Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi_offline import FastAPIOffline
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
@@ -64,6 +66,7 @@ from service.frames import receive_object, refuse
 from service.jobs import FINISHED, Broker, Job, LocalBroker
 from service.limits import BodyLimit, StreamSlots, client_key, past_end
 from service.models import (
+    JOB_EXAMPLES,
     ChatAnswer,
     ChatRequest,
     CheckpointListResponse,
@@ -212,14 +215,18 @@ def create_app(
         ),
         version="1.0",
         lifespan=lifespan,
+        redoc_url=None,  # its own page below: the installed ReDoc fetches a logo from a CDN
     )
+    _add_redoc(api)
     _add_guards(api, config)
     add_same_origin(api, config)
     guarded = [Depends(authorized)]
 
     # ---- seed 001: jobs and their event stream
     @api.post("/chat/jobs", status_code=202, response_model=JobCreated, dependencies=guarded)
-    async def create_job(body: JobRequest) -> JobCreated:
+    async def create_job(
+        body: Annotated[JobRequest, Body(openapi_examples=JOB_EXAMPLES)],
+    ) -> JobCreated:
         """Queue a message (seed 001's payload fields; see `JobRequest`)."""
         svc = service()
         fields = _JobFields.of(body)
@@ -1152,6 +1159,49 @@ def _ws_message(event: Event) -> dict[str, Any] | None:
 
 
 # ---- docs, guards and error bodies
+
+
+REDOC_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self' 'unsafe-inline'; worker-src 'self' blob:; font-src 'self' data:"
+)
+"""What /redoc may load: its own files. ReDoc's sidebar shows a logo from cdn.redoc.ly,
+which a machine with no internet cannot reach (and no page of the service should ask)."""
+
+
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+"""The one address outside the service that the installed ReDoc script asks for."""
+
+
+@cache
+def _redoc_script() -> bytes:
+    """fastapi-offline's ReDoc script with its CDN logo left out (an empty image it hides)."""
+    import fastapi_offline
+
+    path = Path(fastapi_offline.__file__).parent / "static" / "redoc.standalone.js"
+    return path.read_bytes().replace(REDOC_LOGO.encode(), b"data:,")
+
+
+def _add_redoc(api: FastAPI) -> None:
+    """`/redoc` from fastapi-offline's files, with a policy that keeps the page on this host."""
+    from fastapi.openapi.docs import get_redoc_html
+
+    @api.get("/redoc/redoc.standalone.js", include_in_schema=False)
+    async def redoc_script() -> Response:
+        return Response(_redoc_script(), media_type="text/javascript")
+
+    @api.get("/redoc", include_in_schema=False)
+    async def redoc(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        page = get_redoc_html(
+            openapi_url=f"{root}{api.openapi_url}",
+            title=f"{api.title} - ReDoc",
+            redoc_js_url=f"{root}/redoc/redoc.standalone.js",
+            redoc_favicon_url=f"{root}/static-offline-docs/favicon.png",
+            with_google_fonts=False,
+        )
+        page.headers["Content-Security-Policy"] = REDOC_POLICY
+        return page
 
 
 def _add_guards(api: FastAPI, config: ServiceSettings) -> None:

@@ -44,6 +44,33 @@ class HistoryItem(_Body):
         return value
 
 
+JOB_EXAMPLES: dict[str, dict[str, Any]] = {
+    "message": {
+        "summary": "A message (a new thread)",
+        "value": {"message": "연차는 며칠이에요?"},
+    },
+    "thread": {
+        "summary": "The next message of a thread",
+        "value": {"message": "신청은 어디서 해요?", "thread_id": "session_0123abcd"},
+    },
+    "history": {
+        "summary": "A new thread that starts with earlier turns",
+        "description": "`history` is user and assistant messages in pairs, oldest first: it "
+        "ends with an answer, and `message` is the turn after it.",
+        "value": {
+            "message": "그럼 신청은 어디서 해요?",
+            "history": [
+                {"role": "user", "content": "재택근무는 주 몇 회 가능해요?"},
+                {"role": "assistant", "content": "주 2일까지 할 수 있습니다."},
+            ],
+            "turn_count": 2,
+        },
+    },
+}
+"""The bodies the docs (Swagger UI, ReDoc) show for `POST /chat/jobs`; each is accepted
+(a body made from the schema's first choices is not: its `history` ends with a question)."""
+
+
 class JobRequest(_Body):
     """`POST /chat/jobs`: a message for a new or existing thread (seed 001's job payload).
 

@@ -1,9 +1,10 @@
 """The lost-facts check: which facts of a summary's source turns the summary dropped.
 
 A fact is a short, checkable piece of text a summary should not lose: a date, a time, an
-amount, a number with its unit, an identifier or code, a phone number, an e-mail address,
-a resident registration or card number (found as the safeguard finds them), a URL, a
-person's name, and the values seed 003's entity rules catch (`이름은 X`,
+amount, a number with its unit, an identifier or code, a car's number, a phone number, an
+e-mail address, a resident registration or card number (found as the safeguard finds
+them), a URL, a person's name, a place the user lives or works at, and the values seed
+003's entity rules catch (`이름은 X`,
 `provider는 aws`, `budget $10,000`). It counts as kept when its normalized text (Unicode
 NFKC, case-folded, without spaces and thousands separators) occurs in the summary. The
 check never makes a summary longer: it reports, it does not repair; the user can pin what
@@ -28,6 +29,11 @@ _MONTHS = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
+_REGIONS = (
+    "서울|부산|대구|인천|광주|대전|울산|세종|경기|강원|충청북|충청남|충북|충남|전라북|전라남|"
+    "전북|전남|경상북|경상남|경북|경남|제주"
+)
+"""Korea's top-level regions: an address starts with one."""
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("url", re.compile(r"https?://[^\s)>\]]+")),
     (
@@ -74,7 +80,33 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)+\b"
         ),
     ),
+    ("plate", re.compile(r"(?<!\d)\d{2,3}[가-힣]\s?\d{4}(?!\d)")),
+    (
+        "place",
+        re.compile(
+            rf"(?:{_REGIONS})(?:특별시|광역시|특별자치시|특별자치도|도|시)?"
+            r"(?:\s+[가-힣]{1,6}(?:시|군|구|동|읍|면|리|로|길))+"
+            r"|[가-힣]{1,6}(?:시|군|구|동|읍|면|리|역)(?=\s*(?:에|에서)\s*"
+            r"(?:살|사는|산다|삽니다|거주|있는|있어|일해|일하|근무|다녀|출근|지내))"
+        ),
+    ),
 )
+"""The kinds of fact, each a pattern. A place is an address that starts with a region
+("경기도 성남시 분당구 정자동", "대전 유성구") or a place where the user lives or works
+("정자동에 살아요"); a plate is a car's number ("34나 5678")."""
+_ENGLISH_PLACE = re.compile(
+    r"\b(?:live|lives|living|lived|based|moved|work|works|working|stay|staying|from)\s+"
+    r"(?:in|to|near|at)\s+((?:[A-Z][a-z]+)(?:\s[A-Z][a-z]+)?)"
+)
+"""Where an English speaker says they live or work ("I live in Suwon")."""
+_NOT_A_NAME = re.compile(
+    r"(?:까지|부터|하면|으면|려면|하고|에서|에게|한테|으로|이나|지만|니까|거나|는데|도록|하여|해서|하며)$"
+)
+"""A word ending as a Korean phrase ends ("전까지", "필요하면"): before a title it is no
+name ("30일 전까지 팀장에게")."""
+_QUOTED_LINE = re.compile(r"^\s*(?:>|출처:|Source:|함께 찾은 문서|Also found|참고:|Note:)")
+"""An answer's lines that quote or cite a document: its words are the document's, not
+the conversation's facts."""
 _TITLES = "과장 부장 차장 대리 팀장 실장 사원 선임 책임 수석 원장 교수 선생 변호사 대표 이사 매니저"
 _NAME_STOP = frozenset(
     (
@@ -121,9 +153,17 @@ def extract_facts(text: str, turn: int) -> list[Fact]:
                     words.pop(0)
                 if value in _NAME_STOP or (len(value.split()) > 1 and len(words) < 2):
                     continue
+                if _NOT_A_NAME.search(value):
+                    continue
                 value = " ".join(words) if len(value.split()) > 1 else value
             taken.append((start, end))
             found.append((start, Fact(value, kind, turn)))
+    for match in _ENGLISH_PLACE.finditer(text):
+        value = match.group(1)
+        start = match.start(1)
+        if not any(a <= start < b for a, b in taken):
+            taken.append((start, match.end(1)))
+            found.append((start, Fact(value, "place", turn)))
     for entity in extract_entities(text, turn):
         value = str(entity["value"]).strip(" .,;")
         if value:
@@ -145,12 +185,25 @@ _ENGLISH_OPENERS = frozenset(
 )
 
 
+def own_words(turn: Sequence[BaseMessage]) -> str:
+    """A turn's own words: the user's message and the answer, less what the answer quotes.
+
+    A passage the answer quotes from a document, with its source lines, is the
+    document's: its dates and names are no facts of the conversation.
+    """
+    lines = turn_document(turn).splitlines()
+    return "\n".join(line for line in lines if not _QUOTED_LINE.match(line))
+
+
 def turn_facts(first: int, turns: Sequence[Sequence[BaseMessage]]) -> list[Fact]:
-    """The facts of turns `first, first + 1, ...`: of the user's messages and the answers."""
+    """The facts of turns `first, first + 1, ...`: of the user's messages and the answers.
+
+    Not of a document passage an answer quotes (`own_words`).
+    """
     facts: list[Fact] = []
     seen: set[str] = set()
     for offset, turn in enumerate(turns):
-        for fact in extract_facts(turn_document(turn), first + offset):
+        for fact in extract_facts(own_words(turn), first + offset):
             key = normalize(fact.text)
             if key not in seen:
                 seen.add(key)

@@ -277,12 +277,13 @@ def fallback_message(code: ErrorCode, korean: bool = True) -> AIMessage:
         )
         return AIMessage(content=text, response_metadata={"error_code": code.value})
     if code == ErrorCode.APPROVAL_REJECTED:
+        # the user's own decision, not a failure: said as what happened, with no error code
         text = (
-            "승인을 거절하셨으므로 그 작업은 실행하지 않고 여기서 마쳤습니다 "
-            f"(오류 코드: {code.value}). 대화는 그대로 있으니 다음 메시지를 보내 주세요."
+            "승인을 거절하셔서 그 작업은 실행하지 않고 여기서 마쳤습니다. 대화는 그대로 "
+            "있으니 다음 메시지를 보내 주세요."
             if korean
-            else "You rejected the call, so it was not run and the task ended here "
-            f"(error code: {code.value}). The conversation is kept; send your next message."
+            else "You rejected it, so it was not run and the task ended here. The "
+            "conversation is kept; send your next message."
         )
         return AIMessage(content=text, response_metadata={"error_code": code.value})
     text = (

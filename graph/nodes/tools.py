@@ -26,7 +26,7 @@ from graph.retrieval.loop import MAX_CALLS
 from graph.state import ChatState
 from graph.storage.archive import Archive
 from graph.storage.tool_calls import load_call, mark_call
-from graph.text import is_korean
+from graph.text import speaks_korean
 from graph.tools.effects import Effect, effect_of
 from graph.turns import extract_current_turn, user_text
 from graph.untrusted import UNTRUSTED_KEY, sources, tool_record
@@ -147,7 +147,7 @@ def make_tool_node(
         code = ErrorCode.APPROVAL_REJECTED
         return {
             **tainted,
-            "messages": [*results, fallback_message(code, is_korean(message) or not message)],
+            "messages": [*results, fallback_message(code, speaks_korean(message))],
             "errors": [
                 *state.get("errors", []),
                 error_record(turn, "tool_node", code, "the user rejected a call"),

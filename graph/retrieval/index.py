@@ -38,6 +38,7 @@ from graph.retrieval.chunking import (
 from graph.retrieval.glossary import Concept, concepts, expand_query
 from graph.retrieval.tokenize import (
     EN_PHRASING,
+    KO_FRAME_WORDS,
     KO_GENRE_WORDS,
     KO_TIME_WORDS,
     is_predicate,
@@ -160,6 +161,12 @@ class DocumentIndex:
         self.expand = expand
         """Expand queries with the office glossary (for the lexical retrievers)."""
         self._vocabulary: set[str] = set()
+        self._surface = ""
+        """The documents' searchable text as written (headings, keywords, text)."""
+        self._heading_words: set[str] = set()
+        """The search terms of every section's heading path."""
+        self._section_terms: dict[str, set[tuple[str, str]]] = {}
+        """A term -> the sections whose own heading (its last part) has it."""
         self._idf: dict[str, float] = {}
         self._compounds: dict[str, list[str]] = {}
         """Words no document has -> the document words they meet (`_compound_matches`)."""
@@ -248,6 +255,12 @@ class DocumentIndex:
         self._rows = {c.chunk_id: i for i, c in enumerate(chunks)}
         self._term_cache = {}
         self._vocabulary = set().union(*self._chunk_tokens) if token_lists else set()
+        self._surface = "\n".join(self._searchable(c) for c in chunks)
+        self._heading_words = set().union(*(_text_terms(c.heading) for c in chunks))
+        self._section_terms = {}
+        for c in chunks:
+            for term in _text_terms(c.heading.split(" > ")[-1]):
+                self._section_terms.setdefault(term, set()).add((c.source, c.heading))
         count = len(self._chunk_tokens)
         self._df = {t: sum(1 for s in self._chunk_tokens if t in s) for t in self._vocabulary}
         self._compounds = {}
@@ -510,8 +523,17 @@ class DocumentIndex:
         """Whether the query's topic is a noun phrase the documents do not name (`unnamed_topic`).
 
         Its topical words are the known written ones that are about something: no verb,
-        number, everyday English word or word most chunks share ("회사").
+        number, everyday English word or word most chunks share ("회사"). A question for a
+        way to do something no document speaks of ("감기 낫는 방법", "리스트 정렬하는 법": the
+        verb, or the verbal noun with 하다, the way is for), or set in such a doing ("라면
+        끓일 때"), asks about something they do not cover.
         """
+        for framed in _FRAMED.finditer(query):  # "낫는 방법": a way to do what, exactly
+            word = framed.group(1) or framed.group(2)
+            # a verb, or a verbal noun with 하다 ("정렬하는 법": what is done is "정렬")
+            doing = [t for t in tokens(word) if is_predicate(t) or _DOES_NOUN.search(word)]
+            if doing and all(t not in self._vocabulary for t in doing):
+                return True
         phrases = [p for p in noun_phrases(query) if not unknown.isdisjoint(p)]
         if not phrases:
             return False
@@ -578,9 +600,26 @@ class DocumentIndex:
         elif len(word) >= 4 and len(word) % 2 == 0 and all(h in self._vocabulary for h in halves):
             found = halves
         else:
-            found = []
+            found = self._written_pieces(word)
         self._compounds[word] = found
         return found
+
+    def _written_pieces(self, word: str) -> list[str]:
+        """The document words a noun the documents write as it is was cut into.
+
+        Kiwi cuts a word one way alone and another inside a sentence ("휴양소" alone,
+        "휴양" + "소" in "휴양소를"): a noun the documents' text holds as written is
+        theirs, and matches the longest document word it begins with (two syllables or
+        more) and the rest, when that is a document word of two syllables or more too (a
+        single syllable, "소" of "휴양소", is a piece of many words).
+        """
+        if word not in self._surface:
+            return []
+        for cut in range(len(word) - 1, 1, -1):
+            head, rest = word[:cut], word[cut:]
+            if head in self._vocabulary:
+                return [head, rest] if len(rest) > 1 and rest in self._vocabulary else [head]
+        return []
 
     def _coverage(self, terms: QueryTerms, text_tokens: AbstractSet[str]) -> float:
         """IDF-weighted share of the query's words found in a text.
@@ -607,10 +646,11 @@ class DocumentIndex:
     def _says_little(self, term: str) -> bool:
         """Whether a matched term says little of what a passage is about.
 
-        Words most chunks share (`_generic`), and words that say how a question is asked,
-        not what about (`_weight`'s verbs and everyday English: "bring", "keep").
+        Words most chunks share (`_generic`), words that say how a question is asked,
+        not what about (`_weight`'s verbs and everyday English: "bring", "keep"), and
+        nouns that frame what is asked of a topic ("방법", "사람": `KO_FRAME_WORDS`).
         """
-        return self._generic(term) or _weight(term) < 1.0
+        return self._generic(term) or _weight(term) < 1.0 or term in KO_FRAME_WORDS
 
     def _weights(self, terms: QueryTerms) -> dict[str, float]:
         """Each known term's weight: its IDF, HINT_WEIGHT of it for a related word."""
@@ -786,6 +826,16 @@ class DocumentIndex:
                 found.setdefault(text.index(term), term)
         return list(dict.fromkeys(found[at] for at in sorted(found)))[:limit]
 
+    def names_a_section(self, text: str) -> bool:
+        """Whether one of `text`'s own words is a word of some section's heading ("급여일").
+
+        Its words as written, not the glossary's ("신입" is no heading's word, though the
+        glossary relates it to "신규 입사자").
+        """
+        with self._lock:
+            self.refresh()
+            return not self._heading_words.isdisjoint(tokens(text, joined=True))
+
     def known_words(self, text: str) -> list[str]:
         """The words of `text` itself (no glossary) that some document uses, in order."""
         with self._lock:
@@ -810,6 +860,54 @@ class DocumentIndex:
         with self._lock:
             self.refresh()
             return sum(1 for c in self._chunks if c.source == source and c.heading == heading)
+
+    def names_section(self, hit: Hit, text: str, most: int = 3) -> bool:
+        """Whether `text` names `hit`'s section: the section it is about.
+
+        The section's own heading (the last part of its path) holds `text`'s most specific
+        term (the one weighing most), or one of its words as written that the tokenizer
+        cut ("휴양소": "휴양" + "소"), and at most `most` sections' headings do: "분실" names "분실과 도난"
+        and "분실과 파손"; "기준" or "신청" names no section in particular.
+        """
+        own = hit.heading.split(" > ")[-1]
+        with self._lock:
+            self.refresh()
+            terms = self._terms(text)
+            weights = self._weights(terms)
+            if weights:
+                top = max(weights, key=lambda t: weights[t])
+                if top in _text_terms(own) and len(self._section_terms.get(top, ())) <= most:
+                    return True
+            headings = {c.heading.split(" > ")[-1] for c in self._chunks}
+        for word in re.findall(r"[가-힣]{2,}", text):
+            # a word the tokenizer cut ("휴양소": "휴양" + "소"); a whole term had its say
+            cut = word not in self._vocabulary
+            if cut and word in own and sum(word in h for h in headings) <= most:
+                return True
+        return False
+
+    def sections_named(self, word: str, query: str) -> list[Hit]:
+        """The chunks of sections whose own heading holds `word` as written ("급여일").
+
+        Kiwi may cut the word so that its search terms are those of many sections ("급여"):
+        the section named by it as written is still the one about it. Confidence is for
+        `query`.
+        """
+        with self._lock:
+            self.refresh()
+            terms = self._terms(query)
+            return [
+                Hit(
+                    chunk_id=c.chunk_id,
+                    source=c.source,
+                    heading=c.heading,
+                    text=c.text,
+                    score=0.0,
+                    confidence=round(self._coverage(terms, self._chunk_tokens[i]), 3),
+                )
+                for i, c in enumerate(self._chunks)
+                if word in c.heading.split(" > ")[-1]
+            ]
 
     def is_section(self, hit: Hit) -> bool:
         """Whether a passage already holds its whole section (expanded)."""
@@ -864,6 +962,16 @@ class DocumentIndex:
 def _passage(heading: str, keywords: str, text: str) -> str:
     """What is searched of a passage: its heading path, its section's keywords, its text."""
     return f"{heading}\n{keywords}\n{text}" if keywords else f"{heading}\n{text}"
+
+
+_FRAMED = re.compile(
+    r"([가-힣]+)\s*(?:방법|법|요령|비결)(?:이|은|을|도|이나|좀)?(?![가-힣])"
+    r"|([가-힣]+)\s+때(?:는|에|도)?(?![가-힣])"
+)
+"""A verb's form before a frame noun: "낫는 방법", "잡는 법" (the way to do what), "끓일 때"
+(the situation the question is in)."""
+_DOES_NOUN = re.compile(r"[가-힣]하(?:는|기|려는)$|[가-힣]할$")
+"""A verbal noun with 하다 before the frame noun ("정렬하는", "제거할")."""
 
 
 def _weight(term: str) -> float:

@@ -41,6 +41,7 @@ from graph.retrieval.parts import (
     split_question,
     typed_shares,
     union_confidence,
+    written_words,
 )
 
 log = logging.getLogger(__name__)
@@ -144,7 +145,8 @@ def search_all(
     Unset, the two counts are the index's `mix` (SEARCH_ALL_MIX, seed 003's 3 + 7).
 
     A query in two parts (`split_question`) also gets the best PART_K passages of each part
-    searched on its own, after the others: the passage about one part often shares too few
+    searched on its own, and those of the sections its words name as written (`"급여일"`:
+    `DocumentIndex.sections_named`), after the others: the passage about one part often shares too few
     words with the whole question to be among its best ("재택근무 지원금은 얼마고 급여는
     매달 며칠에 들어와?" finds the salary's make-up, which names both, before payday). Every
     passage's confidence is for the whole query.
@@ -159,10 +161,31 @@ def search_all(
     found = [h for h in hits if h.chunk_id in chosen]  # in the search's order
     parts = split_question(index, query)
     for part in parts if len(parts) > 1 else []:
-        for h in index.search(part, k=PART_K):
+        for h in [*index.search(part, k=PART_K), *named_sections(index, part, query)]:
             if h.chunk_id not in chosen:
                 chosen.add(h.chunk_id)
                 found.append(replace(h, confidence=index.confidence_of(query, h)))
+    return found
+
+
+NAMED_AT_MOST = 3
+"""A word names a section when at most this many sections' own headings hold it as
+written: "급여일" names one, "신청" (신청 절차, 출장 신청, ...) names none in particular."""
+
+
+def named_sections(index: DocumentIndex, text: str, query: str) -> list[Hit]:
+    """The sections `text`'s words name as written (`DocumentIndex.sections_named`).
+
+    Only words the tokenizer cuts ("급여일": "급여" + "일"), whose terms alone do not say
+    which section they name; a whole term ("해외") is matched as a term.
+    """
+    found: list[Hit] = []
+    for word in written_words(text):
+        if index.known_words(word) == [word]:
+            continue  # a whole term is matched as one; a word the tokenizer cut is not
+        sections = index.sections_named(word, query)
+        if len({(h.source, h.heading) for h in sections}) <= NAMED_AT_MOST:
+            found.extend(sections[:PART_K])
     return found
 
 
@@ -214,7 +237,8 @@ def rank_by_coverage(index: DocumentIndex, question: str, passages: Sequence[Hit
     """0-based passage numbers, best first; passages sharing nothing are left out.
 
     The most confident first (`typed_confidences`: of two passages on the topic, the one
-    with the date, amount or number asked for), then each time the one that adds the most
+    with the date, amount or number asked for; of equally confident ones, the section the
+    question names as written, `named_sections`), then each time the one that adds the most
     of the question not yet covered (a two-part question gets a passage for each part),
     then the rest by confidence.
     """
@@ -222,7 +246,9 @@ def rank_by_coverage(index: DocumentIndex, question: str, passages: Sequence[Hit
     terms = [index.credited(question, index.passage_terms(p)) & set(weights) for p in passages]
     confidence = typed_confidences(index, question, passages)
     left = [i for i, p in enumerate(passages) if p.confidence > 0]
-    left.sort(key=lambda i: (-confidence[i], -passages[i].score))
+    named = {h.chunk_id for h in named_sections(index, question, question)}
+    # of equally confident passages, the section the question names as written first
+    left.sort(key=lambda i: (-confidence[i], passages[i].chunk_id not in named, -passages[i].score))
     order: list[int] = []
     covered: set[str] = set()
     while left:

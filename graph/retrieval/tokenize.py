@@ -66,6 +66,10 @@ KO_TIME_WORDS = frozenset(
 words of `EN_PHRASING`, one no document uses is no topic the documents miss ("오늘 건물에
 어떻게 들어가요?")."""
 
+KO_FRAME_WORDS = frozenset("방법 법 사람 이유 차이 뜻 의미 종류 요령 비결 팁 추천".split())
+"""Korean nouns that frame what is asked about a topic (a way, a person, a reason, the
+kinds, a tip), not the topic itself: "김치찌개 끓이는 방법" is about 김치찌개. A question whose
+only words a document uses are such nouns (and verbs) names no topic of the documents."""
 KO_GENRE_WORDS = frozenset("정책 규정 규칙 지침 방침 매뉴얼 가이드 안내 제도 내규".split())
 """Korean words for the kind of text asked for, not what it is about: "휴가 정책" asks for
 the document on leave whatever it calls itself ("휴가 규정"), so one no document uses is no

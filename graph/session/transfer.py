@@ -59,16 +59,22 @@ def is_export(data: Any) -> bool:
     )
 
 
-def import_thread(app: ChatApp, data: dict[str, Any]) -> str:
+IMPORTED_MARK = " (imported)"
+"""What an imported thread's title ends with, unless the importer names its own mark."""
+
+
+def import_thread(app: ChatApp, data: dict[str, Any], mark: str = IMPORTED_MARK) -> str:
     """Write an exported thread back as a new thread; return its id.
 
-    The versions of its turns come back too (format 2; a file of format 1 has none).
+    The versions of its turns come back too (format 2; a file of format 1 has none). Its
+    title is the original's with `mark` after it (the app passes its language's), so the
+    copy is told apart from the original in the list of conversations.
     Raises InputError when the export is malformed (nothing is written then).
     """
-    return _import(app, data, None)
+    return _import(app, data, None, mark)
 
 
-def _import(app: ChatApp, data: dict[str, Any], root: str | None) -> str:
+def _import(app: ChatApp, data: dict[str, Any], root: str | None, mark: str = "") -> str:
     """An export as a new thread, or (with `root`) as a hidden slot of thread `root`."""
     version = data.get("export_version", 1)
     if not isinstance(version, int) or not 1 <= version <= EXPORT_VERSION:
@@ -87,7 +93,10 @@ def _import(app: ChatApp, data: dict[str, Any], root: str | None) -> str:
     pins = [p for p in data.get("pinned") or [] if isinstance(p, dict) and p.get("fact")]
     if len(pins) > MAX_PINS:
         raise InputError(f"The export has {len(pins)} pinned facts; at most {MAX_PINS} are kept.")
-    title = check_text(str(data.get("title") or ""), "The title").strip()[:100]
+    title = check_text(str(data.get("title") or ""), "The title").strip()
+    if mark and root is None:  # a copy, not the original (a hidden version keeps its own)
+        title = f"{title[: 100 - len(mark)]}{mark}" if title else mark.strip()
+    title = title[:100]
     for key in COUNT_FIELDS:
         if key in data:
             _count(data, key)  # refused before anything is written

@@ -71,7 +71,15 @@ from graph.supervisor import step_event
 from graph.text import check_text, is_korean
 from graph.times import TIME_KEY, now_iso, parse_time
 from graph.tools import TURN_CANCELLED
-from graph.turns import CUT_OFF, content_text, cut_off, is_turn_end, split_turns, turn_open
+from graph.turns import (
+    CUT_OFF,
+    STOPPED,
+    content_text,
+    cut_off,
+    is_turn_end,
+    split_turns,
+    turn_open,
+)
 from graph.untrusted import HISTORY_SOURCE, UNTRUSTED_KEY, history_records
 
 log = logging.getLogger(__name__)
@@ -590,6 +598,7 @@ def _stream(
     outcome = TurnOutcome()
     last: BaseMessage | None = None
     answering = answer_nodes(app.settings)  # whose tokens are the answer's (not a step's)
+    shown: list[str] = []  # the answer's text as the user saw it stream, kept on a stop
     try:
         # a local server's turn goes before its background embeddings (graph.server_queue)
         with storage_errors(), running_turn(app.settings.openai_base_url):
@@ -621,6 +630,7 @@ def _stream(
                             and STREAMED not in piece.response_metadata
                         ):
                             events.token(content_text(piece), node=meta["langgraph_node"])
+                            shown.append(content_text(piece))
                     elif mode == "custom":
                         # the llm_node's answer shown through its markup gate, or a chosen
                         # candidate of it, when its answer is the turn's
@@ -630,8 +640,11 @@ def _stream(
                             and chunk.get("token")
                         ):
                             events.token(str(chunk["token"]))
+                            shown.append(str(chunk["token"]))
                     elif mode == "tasks":
                         started = "input" in chunk
+                        if started and chunk.get("name") in answering:
+                            shown.clear()  # a new answer (after a tool round) starts over
                         events.metadata(
                             "node_start" if started else "node_end", node=chunk.get("name")
                         )
@@ -659,7 +672,7 @@ def _stream(
         return _after_storage_error(app, thread_id, payload)
     except TurnCancelled:
         # a stopped turn keeps its message, unanswered (the stream wrote what it had)
-        return _keep(app, thread_id, payload, ErrorCode.CANCELLED, context.config)
+        return _keep(app, thread_id, payload, ErrorCode.CANCELLED, context.config, "".join(shown))
     try:  # housekeeping: a failure here changes nothing that was saved
         prune_checkpoints(app.persistence.saver, thread_id, app.settings.keep_turns)
         update_thread(app.persistence.archive, thread_id)
@@ -776,11 +789,13 @@ def _keep(
     payload: Any,
     code: ErrorCode,
     config: RunnableConfig | None = None,
+    shown: str = "",
 ) -> TurnOutcome:
     """Make sure `payload`'s message is saved, then close its turn as unanswered (`code`).
 
     `config` is the thread's (the turn's context holds it); the state is read again here,
-    as the graph has written since the turn began.
+    as the graph has written since the turn began. `shown` is the answer's text the user
+    saw stream before a stop: it is kept as the turn's answer, marked stopped.
     """
     config = config or config_for(thread_id, app.settings)
     with storage_errors():
@@ -788,7 +803,7 @@ def _keep(
         wanted = payload.get("turn_count") if isinstance(payload, dict) else None
         if wanted is not None and int(values.get("turn_count", 0)) == int(wanted) - 1:
             app.graph.update_state(config, payload, as_node="summary_node")
-        final = close_unanswered(app, thread_id, code, config=config)
+        final = close_unanswered(app, thread_id, code, config=config, shown=shown)
         if final is None:  # it had finished after all
             final = (app.graph.get_state(config).values or {})["messages"][-1]
         prune_checkpoints(app.persistence.saver, thread_id, app.settings.keep_turns)
@@ -959,12 +974,16 @@ def close_unanswered(
     code: ErrorCode,
     snapshot: Any = None,
     config: RunnableConfig | None = None,
+    shown: str = "",
 ) -> AIMessage | None:
     """Close a turn that never got its answer with an apology marked `code`; None if none.
 
     Its tool calls that never ran get error results first, so every call keeps its answer.
     A turn paused for approval is not unanswered. `snapshot` is the thread's state when the
     caller has just read it, `config` its config when the caller holds it.
+
+    A turn the user stopped (CANCELLED) keeps what it had written (`shown`, as streamed)
+    as its answer, marked `stopped`; it is still unanswered, so a retry answers it again.
     """
     config = config or config_for(thread_id, app.settings)
     snapshot = snapshot if snapshot is not None else app.graph.get_state(config)
@@ -986,10 +1005,17 @@ def close_unanswered(
         if call["id"] not in answered
     ]
     closing = fallback_message(code, _user_writes_korean(messages))
+    if code == ErrorCode.CANCELLED and shown.strip():  # the user's stop: what was written stays
+        closing = AIMessage(
+            content=shown.strip(), response_metadata=dict(closing.response_metadata)
+        )
+    if code == ErrorCode.CANCELLED:
+        closing.response_metadata[STOPPED] = True
     continuing = str((snapshot.values or {}).get("continuing") or "")
     if continuing:  # a Continue that never finished: the cut-off answer goes back as it was
         closing = AIMessage(
-            content=continuing, response_metadata={CUT_OFF: ErrorCode.LLM_TRUNCATED.value}
+            content=f"{continuing}{shown}" if code == ErrorCode.CANCELLED else continuing,
+            response_metadata={CUT_OFF: ErrorCode.LLM_TRUNCATED.value},
         )
     turn = int((snapshot.values or {}).get("turn_count", 0))
     errors = [

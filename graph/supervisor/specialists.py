@@ -23,7 +23,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.types import interrupt
 
-from graph.approval import read_answer
+from graph.approval import category_of, read_answer
 from graph.errors import ErrorCode, error_record
 from graph.nodes import Node
 from graph.nodes.llm import fallback_message
@@ -33,7 +33,7 @@ from graph.routing import make_rag_node
 from graph.state import ChatState
 from graph.summarizer import sentences
 from graph.supervisor.plan import ACTING_AGENTS, APPROVAL_CATEGORIES, READS_DOCUMENTS
-from graph.text import is_korean
+from graph.text import is_korean, speaks_korean
 from graph.turns import content_text, extract_current_turn, user_text
 
 
@@ -91,17 +91,21 @@ def make_step_node(
         ):  # the safeguard's model found the message asking for an act: it asks too
             planned["category"] = action
         if planned["category"] in APPROVAL_CATEGORIES:
-            answer = read_answer(
-                interrupt(
-                    {
-                        "kind": "approval",
-                        "category": planned["category"],
-                        "tool": f"{planned['agent']}_agent",
-                        "args": {"question": planned["question"]},
-                        "tool_call_id": f"step_{state.get('turn_count', 0)}_{number}",
-                    }
-                )
-            )
+            request = {
+                "kind": "approval",
+                "category": planned["category"],
+                "tool": f"{planned['agent']}_agent",
+                "args": {"question": planned["question"]},
+                "tool_call_id": f"step_{state.get('turn_count', 0)}_{number}",
+            }
+            asked = planned["question"]
+            if (
+                planned["category"] == "contract"
+                and category_of(None, {"question": asked}, asked) is None
+            ):
+                # a question about a contract, not an act on one: the box says so
+                request["reason"] = "contract_question"
+            answer = read_answer(interrupt(request))
             step["approval"] = answer.action
             if answer.action == "edit":
                 edited = str((answer.args or {}).get("question") or "").strip()
@@ -114,6 +118,8 @@ def make_step_node(
         update: dict[str, Any] = {"steps": [*done, step]}
         if step["agent"] in READS_DOCUMENTS and rag is not None:
             found = rag(step_view(state, step))
+            if judge is None and _parts_of_the_message(state):
+                found = _in_context(state, step, found, rag)
             step["passages"], step["retrieval"] = found["retrieved"], found["retrieval"]
             update["retrieved"] = [*(state.get("retrieved") or []), *found["retrieved"]]
             update["retrieval"] = found["retrieval"]
@@ -126,6 +132,32 @@ def make_step_node(
     return step_node
 
 
+def _parts_of_the_message(state: Mapping[str, Any]) -> bool:
+    """Whether the rule planned the message's two parts (`question_parts`) as its steps."""
+    plan = state.get("plan") or {}
+    parts = plan.get("parts") or []
+    return plan.get("how") == "rule" and len(parts) == 2 and len(plan.get("steps") or []) == 2
+
+
+def _in_context(
+    state: Mapping[str, Any], step: Mapping[str, Any], found: dict[str, Any], rag: Node
+) -> dict[str, Any]:
+    """A part's passages found within the whole message, as the single agent finds them.
+
+    A part of a joined question may leave its topic to the other ("법인카드 사용 한도랑
+    분실했을 때 절차"): searched alone it finds another document's loss rules. The loop
+    over the whole message gives each part its passage (`Hit.answers`); that one leads.
+    """
+    whole = user_text(extract_current_turn(state["messages"]))
+    within = rag(step_view(state, {**step, "question": whole}))
+    mine = [p for p in within["retrieved"] if p.get("answers") == step["question"]]
+    if not mine:
+        return found
+    ids = {p["chunk_id"] for p in mine}
+    rest = [p for p in found["retrieved"] if p["chunk_id"] not in ids]
+    return {**found, "retrieved": [*mine, *rest]}
+
+
 def _rejected(state: ChatState, steps: list[dict[str, Any]]) -> dict[str, Any]:
     """A rejected step ends the task (seed 004): the turn closes as APPROVAL_REJECTED."""
     code = ErrorCode.APPROVAL_REJECTED
@@ -133,7 +165,7 @@ def _rejected(state: ChatState, steps: list[dict[str, Any]]) -> dict[str, Any]:
     turn = int(state.get("turn_count", 0))
     return {
         "steps": steps,
-        "messages": [fallback_message(code, is_korean(message) or not message)],
+        "messages": [fallback_message(code, speaks_korean(message))],
         "errors": [
             *state.get("errors", []),
             error_record(turn, "step_node", code, "the user rejected a step"),

@@ -206,7 +206,7 @@ def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
         page.get_by_text("python_repl 호출").last.click()  # open the tool step
         page.get_by_text(re.compile(r"\[ok\]\s+EDITED")).first.wait_for(timeout=30_000)
         assert page.get_by_text(re.compile(r"\[ok\]\s+ORIGINAL")).count() == 0
-        expect(page.get_by_text("decision: edit")).to_have_count(1, timeout=30_000)
+        expect(page.get_by_text("결정: 수정해서 실행")).to_have_count(1, timeout=30_000)
         _shot(page, "walk-3-edited-run")
 
         # rename: the box shows the title; type a new one and save

@@ -69,9 +69,7 @@ def test_stop_is_on_screen_while_the_answer_streams(slow_app: str) -> None:
         # still streaming: the button came before the answer finished
         assert chat.get_by_text("word199", exact=False).count() == 0
         stop.click()
-        expect(chat.get_by_text("답변을 중지했습니다", exact=False).first).to_be_visible(
-            timeout=30_000
-        )
+        expect(chat.get_by_text("중지하신 답변", exact=False).first).to_be_visible(timeout=30_000)
         expect(stop).to_have_count(0, timeout=30_000)
         browser.close()
 
@@ -101,9 +99,7 @@ def test_stop_shows_and_works_while_approved_code_runs(offline_app: str) -> None
         _shot(page, "stop-code-running")
         stop.click()
         # the code sleeps 6 s: the turn ends before that, with what it printed so far
-        expect(chat.get_by_text("답변을 중지했습니다", exact=False).first).to_be_visible(
-            timeout=5_000
-        )
+        expect(chat.get_by_text("중지하신 답변", exact=False).first).to_be_visible(timeout=5_000)
         expect(stop).to_have_count(0, timeout=30_000)
         expect(page.get_by_role("button", name="🔁 이 턴 다시 답하기")).to_be_visible(
             timeout=30_000

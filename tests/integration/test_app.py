@@ -208,9 +208,10 @@ def test_approval_flow_reject_does_not_run(db: Path) -> None:
     texts = [t.value for t in at.text]
     assert any("rejected" in t for t in texts)
     assert not any("42" in t for t in texts)
-    # the task ended (APPROVAL_REJECTED): no approval left, no retry, the next message works
-    shown = _texts(at) + [e.value for e in at.error] + [w.value for w in at.warning]
-    assert any("APPROVAL_REJECTED" in t for t in shown)
+    # the task ended (APPROVAL_REJECTED): no approval left, no retry, the next message works;
+    # the user's own decision is said as a note, not as an error (issue 44)
+    shown = _texts(at) + [w.value for w in at.warning]
+    assert any("거절하셔서" in t for t in shown) and not at.error
     assert not any("승인이 필요합니다" in w.value for w in at.warning)
     assert not [b for b in at.button if b.key and "retry" in b.key]
     _say(at, "고마워요")
@@ -332,7 +333,9 @@ def test_comparison_replays_the_thread_under_every_strategy(db: Path) -> None:
     line = next(c for c in captions if "슬라이딩 윈도우" in c and "재귀 요약" in c)
     sizes = dict(part.rsplit(": ", 1) for part in line.split(" · "))
     assert len(sizes) == 3
-    assert all(int(v.replace(",", "")) > 0 for v in sizes.values())
+    # each figure with its unit (issue 44), the last turn's
+    assert line.startswith("12턴의 컨텍스트") and all(v.endswith("자") for v in sizes.values())
+    assert all(int(v.removesuffix("자").replace(",", "")) > 0 for v in sizes.values())
     # the comparison ran in its own databases: this thread is untouched
     state = _state(db, _thread(at))
     assert state["turn_count"] == 12 and state.get("strategy") == "three_turn"

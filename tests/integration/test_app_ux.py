@@ -24,7 +24,7 @@ def test_edit_and_run_runs_the_edited_code_without_committing_the_box(db: Path) 
     assert not at.exception, at.exception
     shown = "\n".join(t.value for t in at.text)
     assert "EDITED" in shown and "ORIGINAL" not in shown.replace("print('ORIGINAL')", "")
-    assert any(c.value == "decision: edit" for c in at.caption)
+    assert any(c.value == "결정: 수정해서 실행" for c in at.caption)
     # the tool step shows the code that ran, not the one first proposed
     steps = [c.value for c in at.code if c.language == "json"]
     assert any("EDITED" in v for v in steps) and not any("ORIGINAL" in v for v in steps)

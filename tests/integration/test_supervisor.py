@@ -101,6 +101,7 @@ def test_a_contract_question_waits_for_approval_with_its_category(app) -> None:
         "tool": "contract_agent",
         "args": {"question": CONTRACT},
         "tool_call_id": "step_1_1",
+        "reason": "contract_question",  # it asks about a contract; it acts on none
     }
     [request] = _meta(events, "approval_request")
     assert request["category"] == "contract"
@@ -355,13 +356,13 @@ def test_the_panel_shows_the_plan_and_each_step(db: Path, monkeypatch: pytest.Mo
     assert plan.label == "🧭 수퍼바이저의 계획: 2단계 (rule)"
     lines = [m.value for m in plan.markdown]
     assert lines == [
-        "1. **documents** · done — 재택근무 지원금은 얼마",
+        "1. **documents** · done — 재택근무 지원금은 얼마야?",
         "2. **documents** · done — 급여는 매달 며칠에 들어와?",
     ]
     assert any("payroll.md > 급여 안내 > 급여일" in c.value for c in plan.caption)
     assert "경로: supervisor — plan (rule): documents, documents" in [c.value for c in at.caption]
     at.chat_input[0].set_value(CONTRACT).run()
-    assert any("승인이 필요합니다" in w.value for w in at.warning)
+    assert any("승인" in w.value for w in at.warning)
     at.button(key="approve").click().run()
     assert not at.exception, at.exception
     assert any("조항별 근거:" in m.value for m in at.chat_message[-1].markdown)

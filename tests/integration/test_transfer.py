@@ -24,6 +24,7 @@ from graph.session import (
     set_thread_recall,
     threads,
 )
+from graph.session.transfer import IMPORTED_MARK
 from graph.settings import load_settings
 from tests.conftest import Store
 
@@ -83,7 +84,10 @@ def test_an_export_imports_as_the_same_thread(store: Store) -> None:
     assert is_export(data)
     copy = import_thread(app, data)
     assert copy != thread and copy in {str(r["thread_id"]) for r in threads(app)}
-    assert _comparable(export_thread(app, copy)) == _comparable(original)
+    again = export_thread(app, copy)
+    # the copy's title says it is one (issue 44); the rest is the original as it was
+    assert again["title"] == f"{original['title']}{IMPORTED_MARK}"
+    assert _comparable({**again, "title": original["title"]}) == _comparable(original)
 
     # it goes on where the export stopped: numbering, summaries, and recall of archived turns
     run_turn(app, copy, "주차 자리가 어디라고 했죠?", turn_count=9, compression_rate=0.2)
@@ -117,3 +121,23 @@ def test_a_broken_export_is_refused_and_writes_nothing(tmp_path: Path, change, m
         import_thread(app, data)
     assert threads(app) == before
     app.persistence.close()
+
+
+WORDINGS = json.loads(
+    (Path(__file__).resolve().parents[1] / "fixtures/issue44/wordings.json").read_text("utf-8")
+)["item9_service"]
+
+
+@pytest.mark.parametrize("title", WORDINGS["import_titles"])
+def test_an_imported_thread_is_told_apart_from_its_original(tmp_path: Path, title: str) -> None:
+    # issue 44, item 9: the list showed two conversations of the same title
+    app = _app({"CHAT_DB_PATH": str(tmp_path / "t.sqlite")})
+    try:
+        original = new_thread(app, title=title)
+        run_turn(app, original, "첫 메시지", turn_count=1, compression_rate=0.3)
+        copy = import_thread(app, export_thread(app, original), " (가져옴)")
+        titles = {r["thread_id"]: r["title"] for r in threads(app)}
+        assert titles[copy] != titles[original]
+        assert titles[copy] == f"{titles[original]} (가져옴)"
+    finally:
+        app.persistence.close()

@@ -78,7 +78,8 @@ def test_approve_false_ends_the_task_with_approval_rejected(service: Service) ->
         assert refused.status_code == 409, refused.text
         body = refused.json()
         assert body["code"] == "APPROVAL_REJECTED" and body["turn"] == 2
-        assert body["job_id"] == pending["job_id"] and "APPROVAL_REJECTED" in body["answer"]
+        # the code names it; the answer says what happened, in words (issue 44: no error code)
+        assert body["job_id"] == pending["job_id"] and "거절" in body["answer"]
         # the job ended with the error, then done; its status says it failed, and why
         events = sse(client, pending["job_id"])
         check_stream(events)

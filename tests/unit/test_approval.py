@@ -54,7 +54,9 @@ def test_reject_does_not_run_it_and_ends_the_task(app) -> None:
     thread = _pause(app)
     out = resume_turn(app, thread, "reject")
     assert out.error_code == "APPROVAL_REJECTED" and out.pending is None
-    assert "42" not in out.answer and "APPROVAL_REJECTED" in out.answer
+    # the code names it; the answer says it in words, with no error code (issue 44)
+    assert "42" not in out.answer and out.error_code == "APPROVAL_REJECTED"
+    assert "거절" in out.answer and "APPROVAL_REJECTED" not in out.answer
     view = load_thread(app, thread)
     messages = view.turns[-1][1]
     assert _tool_message(app, thread).content == (

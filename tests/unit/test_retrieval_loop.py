@@ -243,7 +243,7 @@ def test_a_two_part_question_gets_a_passage_for_each_part(two_topics: DocumentIn
     assert result.outcome == ANSWERED
     by_part = {h.answers: h.source for h in result.passages if h.answers}
     assert by_part == {
-        "방문객 주차 요금은 얼마": "parking.md",
+        "방문객 주차 요금은 얼마야?": "parking.md",  # a whole question (issue 44)
         "구내식당 식권은 얼마야?": "cafeteria.md",
     }
     answer = _answer(two_topics, question)
@@ -331,7 +331,7 @@ def test_each_part_of_a_two_part_question_is_searched_too(payroll: DocumentIndex
     assert "급여 안내 > 급여일" not in [h.heading for h in whole]
     found = search_all(payroll, question, faq_k=0, guide_k=2)
     assert split_question(payroll, question) == [
-        "재택근무 지원금은 얼마",
+        "재택근무 지원금은 얼마야?",
         "급여는 매달 며칠에 들어와?",
     ]
     headings = [h.heading for h in found]
@@ -378,11 +378,11 @@ def test_a_question_word_then_a_verb_and_go_asks_twice(
         # the question word's own clause runs on for several words before its -고
         (
             "방문객 주차 요금은 시간마다 얼마씩 따로 내야 하고, 구내식당 점심은 언제 열어?",
-            "방문객 주차 요금은 시간마다 얼마씩 따로 내야 하고",
+            "방문객 주차 요금은 시간마다 얼마씩 따로 내야 하지?",
         ),
         (
             "방문객 주차 요금은 얼마짜리로 받고 구내식당 점심은 언제 열어?",
-            "방문객 주차 요금은 얼마짜리로 받",
+            "방문객 주차 요금은 얼마짜리로 받지?",
         ),
         # ", and" with the second question word later in its clause; the comma inside
         # the second ask is no place to split
