@@ -292,3 +292,11 @@ def decision(
     if not str(response).strip():
         raise InputError('"response" is empty: give the answer as text')
     return Answer("respond", response=str(response))
+
+
+def approval_in(interrupts: Sequence[Any]) -> dict[str, Any] | None:
+    """The approval request among a graph state's interrupts, if any (a copy of it)."""
+    for interrupt in interrupts:
+        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") == "approval":
+            return dict(interrupt.value)
+    return None

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from graph.errors import ErrorCode
 from graph.markup import strip_markup
 
 SUMMARY_EVERY = 3
@@ -67,6 +68,23 @@ def without_apologies(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
 def turn_open(messages: Sequence[BaseMessage]) -> bool:
     """Whether the last turn has begun and not ended (no answer yet, or a tool step pending)."""
     return bool(messages) and not is_turn_end(messages[-1])
+
+
+NOT_RETRYABLE = frozenset({ErrorCode.SAFEGUARD_BLOCKED, ErrorCode.APPROVAL_REJECTED})
+"""Unanswered turns that a retry would not answer: a blocked message stays blocked, and a
+task the user stopped by rejecting its call stays stopped (a new message goes on)."""
+
+
+def retryable(messages: Sequence[BaseMessage]) -> bool:
+    """Whether the thread's last turn is unanswered and may be answered again in place.
+
+    Unanswered: closed with an apology (an error code), not cut off or stopped mid-answer
+    by a tool call; and not one of NOT_RETRYABLE.
+    """
+    if not messages or not isinstance(messages[-1], AIMessage) or messages[-1].tool_calls:
+        return False
+    code = messages[-1].response_metadata.get("error_code")
+    return bool(code) and code not in NOT_RETRYABLE
 
 
 def split_turns(

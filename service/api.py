@@ -55,7 +55,7 @@ from graph.session import (
 from graph.session.app import require_thread, thread_values
 from graph.session.events import metadata_schema, progress
 from graph.session.history import CHECKPOINT_PAGE
-from graph.session.runner import ApprovalMismatch, check_decision
+from graph.session.resume import ApprovalMismatch, check_decision
 from graph.settings import Settings, load_settings
 from graph.storage.persistence import StorageError
 from graph.text import check_thread_id

@@ -19,18 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from graph.errors import ErrorCode, ThreadBusy
 from graph.session import ChatApp, Event, TurnEvents, TurnRequest, run_request
-from graph.session.app import retryable, thread_values
+from graph.session.app import thread_values
+from graph.session.closing import close_interrupted, close_unanswered
+from graph.session.context import TurnOutcome
 from graph.session.runner import turn_metadata
-from graph.session.turns import (
-    TurnOutcome,
-    close_interrupted,
-    close_unanswered,
-    keep_unanswered,
-    settled,
-)
+from graph.session.settle import settled
+from graph.session.start import keep_unanswered
 from graph.storage.leases import LEASE_S
 from graph.storage.persistence import StorageError
-from graph.turns import content_text, is_turn_end
+from graph.turns import content_text, is_turn_end, retryable
 from service.jobs import FINISHED, Broker, Job, JobLost
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ so `chat:{tenant}:{session}` can never name another tenant's keys, whatever the 
 
 Read back: a worker that starts a recursive thread it holds no checkpoint of (another
 process ran it; CHECKPOINTER=memory lost it with its process) starts it from these keys
-when they are there (`restored_values`, called by `graph.session.turns`): the last 5 turns
+when they are there (`restored_values`, called by `graph.session.start`): the last 5 turns
 raw, the memory with the turns it holds, the entities, the thread's turn count.
 
 Batch cleanup (seed 003's checklist item 13, `sweep`): the TTL removes keys unused for a

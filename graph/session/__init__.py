@@ -1,13 +1,25 @@
 """The application API that app.py, graph.replay and the service share.
 
-- `app`: the compiled graph with its persistence (`open_app`).
-- `turns`: running a turn, answering an approval (`decision` reads a client's answer in
-  any of its shapes, `graph.approval`) or retrying an unanswered turn.
+A turn, from the request down (each module calls only those below it):
+
 - `runner` and `events`: the one turn runner, a request in and seed 001's events out, in a
   worker thread per conversation; the app renders these events and the service forwards them.
-- `threads`: creating, listing, configuring, reading, exporting and deleting threads.
-- `context`: what a turn reads of its thread once (`TurnContext`) and hands down.
-- `records`: a thread's record: making one, and the settings it holds (or the defaults).
+- `start`: a new message: its checks, the thread's record, the turn's number, `history`
+  for a new thread, and a message kept unanswered when its turn cannot run.
+- `resume`: going on with the last turn: an approval's decision (`decision` reads a
+  client's answer in any of its shapes, `graph.approval`), a retry, Continue.
+- `streaming`: the graph run for the turn, its steps reported as events, a stop.
+- `closing`: turns that did not finish: unanswered, interrupted by a crash, stopped, or
+  cut by a storage error (the database, read again, says what was saved).
+- `settle`: the thread's writer lease, and its head put right before a turn writes.
+- `context`: what a turn reads of its thread once and hands down (`TurnContext`: config,
+  record, the thread's settings, the state it starts from) and its `TurnOutcome`.
+- `app`: the compiled graph with its persistence (`open_app`), and a thread's record and
+  state (`new_thread`, `require_thread`, `thread_values`, `pending_approval`).
+
+Around it:
+
+- `threads`: listing, configuring, reading, exporting and deleting threads.
 - `facts`: the lost-facts records of summaries, and pinning facts into every context.
 - `preview`: what the next model call would receive.
 - `transfer`: importing a thread that `export_thread` wrote.
@@ -19,14 +31,16 @@
 
 Layers, top to bottom; a module imports only modules of a lower layer, never one of its
 own layer or above (`tests/unit/test_import_graph.py` checks this and that there is no
-import circle, at module or function level):
+import circle, at module or function level; `|` marks modules of one layer):
 
-5. this package (re-exports the API below).
-4. `runner`, `versions`, `transfer`, `preview`.
-3. `threads` (reading a thread closes a turn a crash left open, through `turns`), `history`.
-2. `turns`, `slots`.
-1. `records`, `facts`, `context`.
-0. `app`, `errors`, `events`.
+7. this package (re-exports the API below).
+6. `runner` | `versions` | `transfer` | `preview`.
+5. `resume`.
+4. `start`.
+3. `streaming` | `threads` (reading a thread closes a turn a crash left open) | `history`.
+2. `closing`.
+1. `settle` | `slots` | `facts`.
+0. `app`, over `context` | `errors` | `events`.
 
 Below the session: `graph.storage`'s face (never its lower modules), `graph.memory`,
 `graph.nodes`, `graph.graph` and the leaves of `graph`. Nothing under `graph/` imports
@@ -35,10 +49,18 @@ Below the session: `graph.storage`'s face (never its lower modules), `graph.memo
 
 from graph.approval import Answer, decision
 from graph.session.app import ChatApp, open_app, pending_approval
+from graph.session.context import TurnOutcome
 from graph.session.events import Event, TurnEvents
 from graph.session.facts import lost_facts, pin, pinned_facts, unpin
 from graph.session.history import CheckpointPage, checkpoint_page, checkpoints, fork_thread
 from graph.session.preview import NextContext, preview_next_context
+from graph.session.resume import (
+    ApprovalMismatch,
+    check_decision,
+    continue_turn,
+    resume_turn,
+    retry_turn,
+)
 from graph.session.runner import (
     TurnHandle,
     TurnRequest,
@@ -46,6 +68,7 @@ from graph.session.runner import (
     start_turn,
     wait_idle,
 )
+from graph.session.start import TITLE_CHARS, check_message, run_turn, sent_now
 from graph.session.threads import (
     ThreadView,
     delete_thread,
@@ -65,16 +88,6 @@ from graph.session.threads import (
     threads,
 )
 from graph.session.transfer import import_thread, is_export
-from graph.session.turns import (
-    TITLE_CHARS,
-    TurnOutcome,
-    check_message,
-    continue_turn,
-    resume_turn,
-    retry_turn,
-    run_turn,
-    sent_now,
-)
 from graph.session.versions import (
     Redo,
     TurnVersions,
@@ -88,6 +101,8 @@ from graph.session.versions import (
 __all__ = [
     "TITLE_CHARS",
     "Answer",
+    "ApprovalMismatch",
+    "check_decision",
     "decision",
     "ChatApp",
     "NextContext",

@@ -1,21 +1,27 @@
-"""The application object: the compiled graph with its persistence and settings."""
+"""The application object: the compiled graph with its persistence and settings.
+
+Also what every part of the session shares: making a thread's record (`new_thread`),
+reading it (`require_thread`), its state (`thread_values`) and the approval it waits for
+(`pending_approval`). A thread's run
+configuration (`config_for`) is `graph.session.context`'s, imported here for them.
+"""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.runnables import RunnableConfig
 from langgraph.types import StateSnapshot
 
-from graph.errors import ErrorCode, InputError
+from graph.approval import approval_in
+from graph.errors import InputError
 from graph.graph import ChatGraph
 from graph.retrieval.index import DocumentIndex
+from graph.session.context import config_for
 from graph.settings import Settings
-from graph.storage.archive import get_thread
+from graph.storage.archive import get_thread, register_thread
 from graph.storage.persistence import Persistence
 from graph.storage.tool_calls import load_call
 from graph.text import check_thread_id
@@ -39,18 +45,14 @@ class ChatApp:
             return self._locks.setdefault(thread_id, threading.Lock())
 
 
-def config_for(thread_id: str, settings: Settings) -> RunnableConfig:
-    """The run configuration of a thread: its id and the recursion limit of a turn.
+def new_thread(app: ChatApp, title: str = "", owner: str = "", **fields: Any) -> str:
+    """Create an empty thread (of `owner`, when the service's user made it); return its id.
 
-    Under the supervisor each of a plan's steps may take as many tool rounds as a turn.
+    `fields` go into its record as it is written (`version_of`: a hidden version slot).
     """
-    from graph.supervisor import MAX_STEPS
-
-    steps = MAX_STEPS if settings.supervised else 1
-    return {
-        "configurable": {"thread_id": thread_id},
-        "recursion_limit": steps * (4 * settings.tool_round_limit + 10),
-    }
+    thread_id = f"session_{uuid.uuid4().hex[:12]}"
+    register_thread(app.persistence.archive, thread_id, title, owner, **fields)
+    return thread_id
 
 
 def require_thread(app: ChatApp, thread_id: str) -> dict[str, Any]:
@@ -91,14 +93,6 @@ def pending_approval(
     return pending
 
 
-def approval_in(interrupts: Sequence[Any]) -> dict[str, Any] | None:
-    """The approval request among a snapshot's interrupts, if any."""
-    for interrupt in interrupts:
-        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") == "approval":
-            return dict(interrupt.value)
-    return None
-
-
 def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
     """Open the database and compile the graph on it."""
     from graph.graph import build_graph
@@ -137,16 +131,3 @@ def open_app(settings: Settings, **graph_kwargs: Any) -> ChatApp:
         settings=settings,
         index=graph_kwargs.get("index"),
     )
-
-
-NOT_RETRYABLE = frozenset({ErrorCode.SAFEGUARD_BLOCKED, ErrorCode.APPROVAL_REJECTED})
-"""Unanswered turns that a retry would not answer: a blocked message stays blocked, and a
-task the user stopped by rejecting its call stays stopped (a new message goes on)."""
-
-
-def retryable(messages: Sequence[BaseMessage]) -> bool:
-    """Whether the thread's last turn is unanswered and may be answered again in place."""
-    if not messages or not isinstance(messages[-1], AIMessage) or messages[-1].tool_calls:
-        return False
-    code = messages[-1].response_metadata.get("error_code")
-    return bool(code) and code not in NOT_RETRYABLE

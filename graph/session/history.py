@@ -21,9 +21,9 @@ from langgraph.checkpoint.base.id import uuid6
 
 from graph.context import covered_turns
 from graph.errors import CheckpointNotFound, InputError
-from graph.session.app import ChatApp, config_for, require_thread
+from graph.session.app import ChatApp, new_thread, require_thread
+from graph.session.context import config_for
 from graph.session.errors import storage_errors
-from graph.session.records import new_thread
 from graph.session.slots import VERSION_OF
 from graph.settings import validate_rate
 from graph.storage.archive import delete_archive, update_thread

@@ -19,16 +19,11 @@ from typing import Any, Literal
 from graph.errors import ErrorCode, InputError, NothingPending, ThreadBusy
 from graph.memory import STRATEGIES
 from graph.server_queue import running_turn
-from graph.session.app import ChatApp, pending_approval, thread_values
-from graph.session.context import TurnContext, turn_context
+from graph.session.app import ChatApp, thread_values
+from graph.session.context import TurnContext, TurnOutcome, turn_context
 from graph.session.events import Event, TurnEvents
-from graph.session.turns import (
-    TurnOutcome,
-    continue_turn,
-    resume_turn,
-    retry_turn,
-    run_turn,
-)
+from graph.session.resume import continue_turn, resume_turn, retry_turn
+from graph.session.start import run_turn
 from graph.settings import validate_rate
 from graph.storage.persistence import StorageError
 
@@ -65,7 +60,7 @@ class TurnRequest:
     history: list[dict[str, str]] | None = None
     """message: earlier turns a new thread starts with (seed 001's `history`), as
     `{"role": "user"|"assistant", "content": ...}` pairs; refused for a thread with turns
-    (see `graph.session.turns.run_turn`)."""
+    (see `graph.session.start.run_turn`)."""
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON values, for a job queue."""
@@ -76,10 +71,6 @@ class TurnRequest:
         """The request `as_dict` wrote."""
         names = cls.__dataclass_fields__
         return cls(**{k: v for k, v in data.items() if k in names})
-
-
-class ApprovalMismatch(InputError):
-    """A decision names a tool call other than the one waiting (approvals come in order)."""
 
 
 def run_request(app: ChatApp, request: TurnRequest, events: TurnEvents) -> TurnOutcome:
@@ -128,9 +119,7 @@ def _run(
     app: ChatApp, request: TurnRequest, events: TurnEvents, context: TurnContext
 ) -> TurnOutcome:
     thread_id = request.thread_id
-    if request.kind == "resume":
-        if request.tool_call_id:
-            check_decision(app, thread_id, request.tool_call_id)
+    if request.kind == "resume":  # the decision is checked against the pending call there
         return resume_turn(
             app,
             thread_id,
@@ -139,6 +128,7 @@ def _run(
             events,
             context,
             response=request.response,
+            tool_call_id=request.tool_call_id,
         )
     if request.kind == "retry":
         return retry_turn(app, thread_id, events, context)
@@ -168,19 +158,6 @@ def _run(
         context=context,
         history=request.history,
     )
-
-
-def check_decision(app: ChatApp, thread_id: str, tool_call_id: str) -> dict[str, Any]:
-    """The pending approval a decision answers; InputError if there is none or another."""
-    pending = pending_approval(app, thread_id)
-    if pending is None:
-        raise NothingPending("Nothing is waiting for approval in this thread.")
-    if tool_call_id and str(pending.get("tool_call_id")) != tool_call_id:
-        raise ApprovalMismatch(
-            f"The decision answers {tool_call_id!r}, but the call waiting is "
-            f"{pending.get('tool_call_id')!r}; approvals come one call at a time, in order."
-        )
-    return pending
 
 
 def turn_metadata(

@@ -2,8 +2,8 @@
 
 The bookkeeping half of `graph.session.versions` (which has the operations: a new
 version, a switch). `threads` (listing, deleting, exporting) and `transfer` (importing)
-read and write slots through here; this module imports only `app`, `errors` and `records`
-of this package, so none of them imports `versions`.
+read and write slots through here; this module imports only `app` of this package, so
+none of them imports `versions`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.errors import InputError
-from graph.session.app import ChatApp, require_thread
-from graph.session.records import new_thread
+from graph.session.app import ChatApp, new_thread, require_thread
 from graph.storage.archive import delete_archive, update_thread, version_slots
 
 VERSIONS = "versions"

@@ -11,16 +11,11 @@ from langchain_core.messages import BaseMessage
 from graph.errors import InputError
 from graph.memory import STRATEGIES
 from graph.memory.short_term import DEFAULT_TENANT, short_term_store
-from graph.session.app import (
-    ChatApp,
-    pending_approval,
-    require_thread,
-    retryable,
-)
+from graph.session.app import ChatApp, new_thread, pending_approval, require_thread
+from graph.session.closing import close_interrupted
+from graph.session.context import thread_budget, thread_recall, thread_strategy
 from graph.session.errors import storage_errors
-from graph.session.records import new_thread, thread_budget, thread_recall, thread_strategy
 from graph.session.slots import TurnVersions, delete_slots, export_versions, is_slot, versions_in
-from graph.session.turns import close_interrupted
 from graph.settings import validate_budget, validate_rate
 from graph.storage import summaries
 from graph.storage.archive import (
@@ -36,7 +31,7 @@ from graph.storage.archive import (
 from graph.storage.checkpointer import FORK_SOURCE
 from graph.storage.facts import load_facts, read_pins
 from graph.text import check_text, check_thread_id
-from graph.turns import split_turns
+from graph.turns import retryable, split_turns
 
 log = logging.getLogger(__name__)
 

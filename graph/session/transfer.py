@@ -25,9 +25,9 @@ from graph.context import message_chars
 from graph.errors import InputError
 from graph.memory import STRATEGIES
 from graph.memory.pins import MAX_PINS
-from graph.session.app import ChatApp, config_for
+from graph.session.app import ChatApp, new_thread
+from graph.session.context import config_for
 from graph.session.errors import storage_errors
-from graph.session.records import new_thread
 from graph.session.slots import delete_slots, hide, import_versions, new_slot
 from graph.session.threads import COUNT_FIELDS, EXPORT_VERSION
 from graph.settings import validate_budget, validate_rate

@@ -66,8 +66,8 @@ from graph.session.slots import (
     turn_versions,
     versions_in,
 )
+from graph.session.start import check_message
 from graph.session.threads import load_thread
-from graph.session.turns import check_message
 from graph.storage.archive import delete_archive, get_thread, move_rows
 from graph.storage.leases import ThreadBusyError, writer_lease
 from graph.turns import content_text, turn_open

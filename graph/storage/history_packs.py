@@ -459,7 +459,7 @@ class HistoryPacks:
         """The thread's newest checkpoint: its id, metadata and pending writes' channels.
 
         Two small queries, no value read: a turn's start only asks what the last process
-        left there (`graph.session.turns`).
+        left there (`graph.session.settle.settle_head`).
         """
         rows = self._read(
             "SELECT checkpoint_id, metadata FROM checkpoints WHERE thread_id = ? "

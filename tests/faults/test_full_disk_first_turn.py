@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import HumanMessage
 
-import graph.session.turns as turns
+import graph.session.closing as turn_closing
 from graph.session import load_thread, new_thread, open_app, run_turn
 from graph.settings import load_settings
 from graph.storage.persistence import StorageError
@@ -68,7 +68,7 @@ def _said(app: Any, thread: str) -> list[str]:
 def test_a_first_message_stored_as_the_disk_fills_is_never_reported_not_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(turns, "RECHECK_S", 1.0)  # the disk stays full past the recheck
+    monkeypatch.setattr(turn_closing, "RECHECK_S", 1.0)  # the disk stays full past the recheck
     settings = load_settings(
         {"CHAT_DB_PATH": str(tmp_path / "f.sqlite"), "CHAT_PROVIDER": "offline"}
     )

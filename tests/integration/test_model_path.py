@@ -354,7 +354,7 @@ def test_a_continue_that_never_finished_puts_the_cut_off_answer_back(
 
     from graph.errors import ErrorCode
     from graph.session.app import config_for, thread_values
-    from graph.session.turns import close_unanswered
+    from graph.session.closing import close_unanswered
 
     oai.install(http_server, [oai.broken("length"), oai.text("새 질문의 답입니다.")])
     app = open_app(_settings(http_server, tmp_path), tools=[], index=None)

@@ -96,7 +96,7 @@ def test_a_failure_after_the_commit_is_not_reported_as_lost(
 ) -> None:
     app = _app(tmp_path)
     thread = new_thread(app)
-    monkeypatch.setattr("graph.session.turns.prune_checkpoints", _boom)
+    monkeypatch.setattr("graph.session.streaming.prune_checkpoints", _boom)
     out = run_turn(app, thread, "안녕하세요", turn_count=1, compression_rate=0.3)
     assert out.error_code is None and out.answer
     monkeypatch.undo()

@@ -52,21 +52,24 @@ STORAGE_LAYERS = {
 FACE = 5
 
 SESSION_LAYERS = {
-    "graph.session.app": 0,
+    "graph.session.context": 0,
     "graph.session.errors": 0,
     "graph.session.events": 0,
-    "graph.session.records": 1,
-    "graph.session.context": 1,
+    "graph.session.app": 1,
+    "graph.session.settle": 2,
     "graph.session.slots": 2,
-    "graph.session.facts": 1,
-    "graph.session.turns": 2,
-    "graph.session.threads": 3,
-    "graph.session.history": 3,
-    "graph.session.runner": 4,
-    "graph.session.versions": 4,
-    "graph.session.transfer": 4,
-    "graph.session.preview": 4,
-    "graph.session": 5,
+    "graph.session.facts": 2,
+    "graph.session.closing": 3,
+    "graph.session.streaming": 4,
+    "graph.session.threads": 4,
+    "graph.session.history": 4,
+    "graph.session.start": 5,
+    "graph.session.resume": 6,
+    "graph.session.runner": 7,
+    "graph.session.versions": 7,
+    "graph.session.transfer": 7,
+    "graph.session.preview": 7,
+    "graph.session": 8,
 }
 """`graph/session/__init__`'s layers."""
 
@@ -325,7 +328,7 @@ def test_the_layering_check_names_upward_imports() -> None:
         graph__storage__archive="",
         graph__session__init="",
         graph__session__threads="from graph.storage.blocks import seal\n",
-        graph__session__turns="from graph.session.threads import x\n",
+        graph__session__closing="from graph.session.threads import x\n",
         graph__text="import streamlit as st\n",
         component__init="",
         component__chat="from langgraph.types import Command\nimport service.api\n",
@@ -336,7 +339,9 @@ def test_the_layering_check_names_upward_imports() -> None:
     assert "graph.storage.blocks:2 -> graph.session.threads: a lower storage module" in bad
     assert "graph.storage.db:1 -> graph.storage.archive: storage layer 0 imports layer 5" in bad
     assert "graph.session.threads:1 -> graph.storage.blocks: outside graph/storage" in bad
-    assert "graph.session.turns:1 -> graph.session.threads: session layer 2 imports layer 3" in bad
+    assert (
+        "graph.session.closing:1 -> graph.session.threads: session layer 3 imports layer 4" in bad
+    )
     assert "graph.text:1 -> streamlit: graph/ never imports" in bad
     assert "component.chat:1 -> langgraph: component/ renders" in bad
     assert "component.chat:2 -> service.api: component/ renders" in bad
