@@ -30,8 +30,8 @@ Around it:
   `slots`: where the versions not shown are kept (the bookkeeping `threads` reads).
 
 Layers, top to bottom; a module imports only modules of a lower layer, never one of its
-own layer or above (`tests/unit/test_import_graph.py` checks this and that there is no
-import circle, at module or function level; `|` marks modules of one layer):
+own layer or above (import-linter's `session-layers` contract in pyproject.toml, run by
+`lint-imports` and tests/unit/test_import_contracts.py; `|` marks modules of one layer):
 
 7. this package (re-exports the API below).
 6. `runner` | `versions` | `transfer` | `preview`.
@@ -42,9 +42,10 @@ import circle, at module or function level; `|` marks modules of one layer):
 1. `settle` | `slots` | `facts`.
 0. `app`, over `context` | `errors` | `events`.
 
-Below the session: `graph.storage`'s face (never its lower modules), `graph.memory`,
-`graph.nodes`, `graph.graph` and the leaves of `graph`. Nothing under `graph/` imports
-`graph.session` except `graph.replay`; `service/` and `app.py` import it.
+Below the session (`project-layers`): `graph.graph`, `graph.supervisor`, `graph.nodes`,
+`graph.memory` and `graph.retrieval`, `graph.storage`'s face (never its lower modules:
+`storage-face`) and the leaves of `graph`. Nothing under `graph/` imports `graph.session`
+except `graph.replay`; `service/` and `app.py` import it (`session-callers`).
 """
 
 from graph.approval import Answer, decision

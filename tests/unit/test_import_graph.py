@@ -1,4 +1,4 @@
-"""The import graph of graph/, service/, component/ and app.py: no circle, no upward import.
+"""The import graph of graph/, service/, component/ and app.py: no circle.
 
 Every `import` and `from ... import` counts, at module level, inside a function or under
 `if TYPE_CHECKING:` alike: an import hidden in a function is a circle all the same, only
@@ -7,8 +7,11 @@ import of `pkg.name` when `name` is a submodule. Importing `a.b` also runs `a/__
 but that implicit step is not an edge here (every package's `__init__` would otherwise be
 in a circle with the submodules it re-exports); an explicit import of the package is.
 
-The layering checked is the one the package docstrings write down: `graph/storage/__init__`
-and `graph/session/__init__`.
+Who may import whom (the layers of the project, of `graph/session` and of `graph/storage`,
+and what `graph/`, `component/` and `prompt/` never import) is checked by import-linter's
+contracts in pyproject.toml (tests/unit/test_import_contracts.py). What they cannot say is
+checked here: that no module reaches itself through imports, across packages too (a
+layers contract sees a circle only within the packages it names).
 """
 
 from __future__ import annotations
@@ -22,62 +25,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("graph", "service", "component")
-
-STORAGE_LAYERS = {
-    # the face: what the rest of the project imports; its modules may build on each other
-    "graph.storage.persistence": 5,
-    "graph.storage.archive": 5,
-    "graph.storage.checkpointer": 5,
-    "graph.storage.pg_checkpointer": 5,
-    "graph.storage.apart": 5,
-    "graph.storage.redis_checkpointer": 5,
-    "graph.storage.memory_checkpointer": 5,
-    "graph.storage.summaries": 5,
-    "graph.storage.facts": 5,
-    "graph.storage.tool_calls": 5,
-    "graph.storage.leases": 5,
-    "graph.storage.forks": 5,
-    # below the face, never imported from outside graph/storage, each only from lower down
-    "graph.storage.schema": 4,
-    "graph.storage.blocks": 3,
-    "graph.storage.recall_index": 3,
-    "graph.storage.history_packs": 3,
-    "graph.storage.messages": 2,
-    "graph.storage.packing": 1,
-    "graph.storage.db": 0,
-    "graph.storage.zdict": 0,
-    "graph.storage.rows": 0,
-}
-"""`graph/storage/__init__`'s layers; the package itself re-exports from below them."""
-FACE = 5
-
-SESSION_LAYERS = {
-    "graph.session.context": 0,
-    "graph.session.errors": 0,
-    "graph.session.events": 0,
-    "graph.session.app": 1,
-    "graph.session.settle": 2,
-    "graph.session.slots": 2,
-    "graph.session.facts": 2,
-    "graph.session.closing": 3,
-    "graph.session.streaming": 4,
-    "graph.session.threads": 4,
-    "graph.session.history": 4,
-    "graph.session.start": 5,
-    "graph.session.resume": 6,
-    "graph.session.runner": 7,
-    "graph.session.versions": 7,
-    "graph.session.transfer": 7,
-    "graph.session.preview": 7,
-    "graph.session": 8,
-}
-"""`graph/session/__init__`'s layers."""
-
-UI_AND_SERVICE = ("app", "component", "service", "streamlit", "fastapi", "starlette")
-"""What no module of graph/ imports."""
-
-ABOVE_STORAGE = ("graph.session", "graph.nodes", "graph.graph", "graph.replay")
-"""What no module of graph/storage imports."""
 
 
 @dataclass(frozen=True)
@@ -207,54 +154,10 @@ def describe(circle: list[Edge]) -> str:
     return " -> ".join(f"{e.source}:{e.line}" for e in circle) + f" -> {circle[-1].target}"
 
 
-def _within(module: str, prefix: str) -> bool:
-    return module == prefix or module.startswith(prefix + ".")
-
-
-def layering_violations(edges: Iterable[Edge]) -> list[str]:
-    """Each import against the layering the package docstrings write down."""
-    bad: list[str] = []
-    for e in edges:
-        src, dst = e.source, e.target
-        if _within(src, "graph") and any(_within(dst, p) for p in UI_AND_SERVICE):
-            bad.append(f"{e}: graph/ never imports the UI, the service or their frameworks")
-        if _within(src, "component") and (_within(dst, "service") or _within(dst, "langgraph")):
-            bad.append(f"{e}: component/ renders; it never imports service or langgraph")
-        src_storage, dst_storage = STORAGE_LAYERS.get(src), STORAGE_LAYERS.get(dst)
-        if src_storage is not None and src_storage < FACE:
-            if any(_within(dst, p) for p in ABOVE_STORAGE):
-                bad.append(f"{e}: a lower storage module imports the layers above storage")
-            if dst_storage is not None and dst_storage >= src_storage:
-                bad.append(f"{e}: storage layer {src_storage} imports layer {dst_storage}")
-        if src_storage == FACE and any(_within(dst, p) for p in ABOVE_STORAGE):
-            bad.append(f"{e}: storage imports the layers above storage")
-        if dst_storage is not None and dst_storage < FACE and not _within(src, "graph.storage"):
-            bad.append(f"{e}: outside graph/storage only its face is imported")
-        src_session, dst_session = SESSION_LAYERS.get(src), SESSION_LAYERS.get(dst)
-        if src_session is not None and dst_session is not None and dst_session >= src_session:
-            bad.append(f"{e}: session layer {src_session} imports layer {dst_session}")
-    return bad
-
-
-def test_every_module_of_the_layers_is_placed() -> None:
-    """A new module of graph/storage or graph/session must be given its layer here."""
-    names = project_sources()
-    storage = {m for m in names if m.startswith("graph.storage.")}
-    session = {m for m in names if _within(m, "graph.session")}
-    assert storage == set(STORAGE_LAYERS)
-    assert session == set(SESSION_LAYERS)
-
-
 def test_there_is_no_import_circle() -> None:
     """No module reaches itself through imports, at module level or inside functions."""
     circles = find_cycles(import_edges(project_sources()))
     assert not circles, "import circles:\n" + "\n".join(describe(c) for c in circles)
-
-
-def test_no_module_imports_against_the_layering() -> None:
-    """graph/ below the UI and service, storage's lower modules below its face, and so on."""
-    bad = layering_violations(import_edges(project_sources()))
-    assert not bad, "\n".join(bad)
 
 
 # The checker itself, on small made-up packages: it must see what it is there to see.
@@ -316,32 +219,3 @@ def test_the_checker_passes_a_tree_and_implicit_package_imports() -> None:
         pkg__leaf="",
     )
     assert find_cycles(import_edges(modules)) == []
-
-
-def test_the_layering_check_names_upward_imports() -> None:
-    """Each rule of the layering is caught: storage up to the session, graph to the UI, ..."""
-    modules = _fake(
-        graph__init="",
-        graph__storage__init="",
-        graph__storage__blocks="def f():\n    from graph.session.threads import load_thread\n",
-        graph__storage__db="from graph.storage import archive\n",
-        graph__storage__archive="",
-        graph__session__init="",
-        graph__session__threads="from graph.storage.blocks import seal\n",
-        graph__session__closing="from graph.session.threads import x\n",
-        graph__text="import streamlit as st\n",
-        component__init="",
-        component__chat="from langgraph.types import Command\nimport service.api\n",
-        service__init="",
-        service__api="",
-    )
-    bad = "\n".join(layering_violations(import_edges(modules)))
-    assert "graph.storage.blocks:2 -> graph.session.threads: a lower storage module" in bad
-    assert "graph.storage.db:1 -> graph.storage.archive: storage layer 0 imports layer 5" in bad
-    assert "graph.session.threads:1 -> graph.storage.blocks: outside graph/storage" in bad
-    assert (
-        "graph.session.closing:1 -> graph.session.threads: session layer 3 imports layer 4" in bad
-    )
-    assert "graph.text:1 -> streamlit: graph/ never imports" in bad
-    assert "component.chat:1 -> langgraph: component/ renders" in bad
-    assert "component.chat:2 -> service.api: component/ renders" in bad
