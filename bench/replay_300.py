@@ -15,7 +15,9 @@ has its first pages. Each turn's time is its median over three replays of the sa
 transcript, and, to cancel the machine's drift during a long replay, also measured with a
 short and a long thread run alternately, in five runs (`--runs`; see bench/timing.py: the
 short thread says what the long one never did, so neither finds its messages analyzed
-before; the issue's figure).
+before; the issue's figure). Then the per-turn medians by bucket of 30 turns (`--bucket`),
+to show that a turn's overhead stays flat along the thread (issue 46: turns 10-30 against
+300-323 with `--turns 323`); `--runs 0` prints only these, skipping the side-by-side measure.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import describe_timing, interleaved  # noqa: E402
+from bench.timing import describe_buckets, describe_timing, interleaved  # noqa: E402
 from bench.transcripts import make_transcript  # noqa: E402
 from graph.replay import describe, replay  # noqa: E402
 
@@ -41,7 +43,10 @@ def main() -> None:
         "--runs",
         type=int,
         default=5,
-        help="runs of each side-by-side measure (the median is over all their turns)",
+        help="runs of each side-by-side measure (the median is over all their turns; 0 skips it)",
+    )
+    parser.add_argument(
+        "--bucket", type=int, default=30, help="turns a bucket of the per-turn medians holds"
     )
     parser.add_argument(
         "--set",
@@ -98,6 +103,9 @@ def _run(args: argparse.Namespace, env: dict[str, str]) -> None:
             for r in reports[1:]
         )
         print(f"each further conversation of {n} turns in the same database: {further}")
+    print(describe_buckets(reports, args.bucket))
+    if args.runs < 1:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         early, late = interleaved(turns, args.rate, Path(tmp), runs=args.runs, **env)
     print(describe_timing(reports, early, late, target=1.2))

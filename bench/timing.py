@@ -39,6 +39,29 @@ def start_end(reports: Sequence[dict[str, Any]]) -> tuple[float, float, list[flo
     return start, end, single
 
 
+def buckets(reports: Sequence[dict[str, Any]], size: int = 30) -> list[tuple[int, int, float]]:
+    """Median graph ms of each `size`-turn bucket (turns 1-30, 31-60, ...), per-turn medians."""
+    per = turn_ms(reports)
+    return [
+        (first + 1, min(first + size, len(per)), statistics.median(per[first : first + size]))
+        for first in range(0, len(per), size)
+    ]
+
+
+def describe_buckets(reports: Sequence[dict[str, Any]], size: int = 30) -> str:
+    """`buckets` on one line, with the issue's two windows (turns 10-30 and 300 to the end)."""
+    per = turn_ms(reports)
+    parts = [f"{a}-{b}: {ms:.1f}" for a, b, ms in buckets(reports, size)]
+    line = f"graph ms/turn by {size}-turn bucket (median per turn over {len(reports)} replays): "
+    line += ", ".join(parts)
+    if len(per) >= 300:
+        line += (
+            f"; turns 10-30 = {statistics.median(per[9:30]):.1f}, "
+            f"turns 300-{len(per)} = {statistics.median(per[299:]):.1f}"
+        )
+    return line
+
+
 def describe_timing(
     reports: Sequence[dict[str, Any]], early: float, late: float, target: float = 1.5
 ) -> str:
