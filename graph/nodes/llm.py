@@ -51,12 +51,13 @@ from graph.markup import MarkupGate, answer_text, read_calls
 from graph.memory import state_extras, strategy_context
 from graph.nodes import candidates as candidate_rule
 from graph.nodes.base import Node
+from graph.nodes.fallback import failed
 from graph.offline import rule_call
 from graph.retrieval.loop import IN_PREPARATION
 from graph.safeguard import mask_message, unmask_message
 from graph.state import ChatState
 from graph.storage.archive import Archive, record_context_stats
-from graph.text import is_greeting, is_korean
+from graph.text import is_greeting
 from graph.turns import CUT_OFF, content_text, extract_current_turn, user_text
 from prompt import get_prompt
 
@@ -260,42 +261,6 @@ def classify_error(exc: BaseException) -> ErrorCode:
     return ErrorCode.UNKNOWN
 
 
-def _korean(messages: Sequence[BaseMessage]) -> bool:
-    for msg in reversed(messages):
-        if isinstance(msg, HumanMessage):
-            return is_korean(content_text(msg))
-    return True
-
-
-def fallback_message(code: ErrorCode, korean: bool = True) -> AIMessage:
-    """The short apology that ends a failed turn; it names the error code."""
-    if code == ErrorCode.CANCELLED:
-        text = (
-            "답변을 중지했습니다. 메시지는 저장되어 있으니 다시 답변받을 수 있습니다."
-            if korean
-            else "The answer was stopped. Your message is saved; it can be answered again."
-        )
-        return AIMessage(content=text, response_metadata={"error_code": code.value})
-    if code == ErrorCode.APPROVAL_REJECTED:
-        # the user's own decision, not a failure: said as what happened, with no error code
-        text = (
-            "승인을 거절하셔서 그 작업은 실행하지 않고 여기서 마쳤습니다. 대화는 그대로 "
-            "있으니 다음 메시지를 보내 주세요."
-            if korean
-            else "You rejected it, so it was not run and the task ended here. The "
-            "conversation is kept; send your next message."
-        )
-        return AIMessage(content=text, response_metadata={"error_code": code.value})
-    text = (
-        f"죄송합니다. 이번 답변을 만들지 못했습니다 (오류 코드: {code.value}). "
-        "메시지와 대화는 저장되어 있으니 다시 시도해 주세요."
-        if korean
-        else f"Sorry, I could not produce an answer this time (error code: {code.value}). "
-        "Your message and the conversation are saved; please try again."
-    )
-    return AIMessage(content=text, response_metadata={"error_code": code.value})
-
-
 def make_llm_node(
     model: BaseChatModel,
     max_tool_rounds: int,
@@ -310,7 +275,7 @@ def make_llm_node(
     cache_layout: bool = True,
     tool_rule: bool = False,
 ) -> Callable[[ChatState], dict[str, Any] | Command[Any]]:
-    """llm_node: build the context, call the model; on any failure answer with the fallback.
+    """llm_node: build the context, call the model; on any failure route to the fallback.
 
     With `tools` (a provider's model, bound to them), a tool call the model writes as
     text is taken as a call to them, or refused and asked again without tools, and the
@@ -346,9 +311,9 @@ def make_llm_node(
         documents, dropped = _documents(state, budgets)
         context = strategy_context(state, state_extras(state, documents, budgets, dropped))
         continuing = str(state.get("continuing") or "")
-        korean = _korean(messages)
         errors = list(state.get("errors", []))
         response: AIMessage | None = None
+        failure: ErrorCode | None = None
         fan_out: list[Send] = []
         use_plain = plain is not None and bool(continuing or is_greeting(user_text(current)))
         ruled = (
@@ -365,7 +330,7 @@ def make_llm_node(
         elif rounds >= max_tool_rounds:
             code = ErrorCode.TOOL_LOOP_LIMIT
             errors.append(error_record(turn, "llm_node", code, f"{rounds} tool rounds"))
-            response = fallback_message(code, korean)
+            failure = code
         elif candidates > 1 and not continuing:
             # the fan-out: each candidate_node task gets the context; quorum_node chooses
             question = _question(current)
@@ -420,7 +385,7 @@ def make_llm_node(
                         response_metadata={CUT_OFF: ErrorCode.LLM_TRUNCATED.value},
                     )
                 else:
-                    response = fallback_message(code, korean)
+                    failure = code  # fallback_node writes the apology
         prior = state.get("transcript_chars", 0)
         # the baseline: no memory at all, so the system prompt without summaries, memory,
         # recall or pins (documents would be there anyway) and every turn so far verbatim
@@ -435,6 +400,8 @@ def make_llm_node(
             record_context_stats(archive, state.get("session_id", ""), stats.as_dict())
         sections = context[0].response_metadata.get("sections", {})
         update: dict[str, Any] = {"last_context": {**stats.as_dict(), "sections": sections}}
+        if failure is not None:  # no answer: fallback_node writes the coded apology
+            return {**update, "errors": errors, "error_code": failure.value}
         if response is None:  # the candidates answer (candidate_node), the quorum chooses
             update["candidate_replies"] = None
             return Command(update=update, goto=fan_out)
@@ -734,7 +701,12 @@ def make_quorum_node() -> Node:
             detail = failed.error if failed and failed.error else "no candidate answered"
             log.warning("every answer candidate failed (%s): %s", code, detail)
             errors.append(error_record(turn, "llm_node", code, detail))
-            response = fallback_message(code, _korean(messages))
+            return {
+                "candidates": candidate_rule.records(found, chosen),
+                "candidate_replies": None,
+                "errors": errors,
+                "error_code": code.value,  # fallback_node writes the apology
+            }
         else:
             response = chosen.reply
             if not response.tool_calls:
@@ -791,13 +763,18 @@ def fallback_text(retrieval: dict[str, Any]) -> str:
     return get_prompt("system.no_documents")
 
 
-def route_after_llm(state: ChatState) -> list[Literal["tool_node", "__end__"]]:
-    """After the model (llm_node, or quorum_node's choice): tools, or the turn is over.
+def route_after_llm(
+    state: ChatState,
+) -> list[Literal["tool_node", "fallback_node", "__end__"]]:
+    """After the model (llm_node, or quorum_node's choice): tools, the fallback, or the end.
 
-    Tools if it asked for them, else the end. Nothing when llm_node fanned out to
+    fallback_node when the step failed (`error_code`: it writes the coded apology); tools
+    if the model asked for them, else the end. Nothing when llm_node fanned out to
     candidates: its `Send`s go on (it wrote no answer, so the last message is not the
     model's).
     """
+    if failed(state):
+        return ["fallback_node"]
     last = state["messages"][-1]
     if not isinstance(last, AIMessage):
         return []

@@ -40,12 +40,12 @@ from graph.errors import (
 )
 from graph.graph import answer_nodes
 from graph.memory.short_term import DEFAULT_TENANT, restored_values, short_term_store
+from graph.nodes.fallback import fallback_message
 from graph.nodes.llm import (
     CANDIDATE_NODE,
     QUORUM_NODE,
     STREAMED,
     TURN_DEADLINE,
-    fallback_message,
 )
 from graph.nodes.memory import MEMORY_NODE
 from graph.server_queue import running_turn
