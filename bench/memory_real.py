@@ -148,6 +148,14 @@ def play(
                         "answers": {"product": out.answer, "whole": whole, "last3": recent},
                     }
                 )
+            asked = rows[-len(turn["expect"]) :]
+            print(
+                f"    asked back: product {sum(r['product'] for r in asked)}, whole "
+                f"{sum(r['whole'] for r in asked)}, last 3 {sum(r['last3'] for r in asked)} "
+                f"of {len(asked)}",
+                file=sys.stderr,
+                flush=True,
+            )
     finally:
         app.persistence.close()
         meter.stop()

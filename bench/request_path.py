@@ -262,7 +262,7 @@ def _unanswered(app: Any, thread: str) -> None:
     from langchain_core.messages import HumanMessage
 
     from graph.errors import ErrorCode
-    from graph.nodes.llm import fallback_message
+    from graph.nodes.fallback import fallback_message
     from graph.session.app import thread_values
 
     turn = int(thread_values(app, thread)["turn_count"]) + 1

@@ -2,6 +2,8 @@
 
 START -> safeguard_node -> summary_node -> recall_node -> llm_node <-> tool_node -> END
 (tool_node ends the turn itself when the user rejects a call that waits for approval).
+A failed answer step (llm_node, quorum_node) and a blocked message (safeguard_node) go to
+fallback_node, which writes the coded apology (seed 001): -> fallback_node -> END.
 The safeguard labels the message first (a blocked one ends the turn there). With a document
 index a router runs next: safeguard_node -> router_node -> (rag_node) -> summary_node.
 With ANSWER_CANDIDATES above 1 an answer step fans out and in (seed 001):
@@ -35,6 +37,7 @@ from graph.nodes import (
     route_after_llm,
     route_after_tools,
 )
+from graph.nodes.fallback import FALLBACK_NODE, make_fallback_node
 from graph.nodes.llm import CANDIDATE_NODE, QUORUM_NODE, make_candidate_node, make_quorum_node
 from graph.nodes.memory import MEMORY_NODE, make_memory_node, make_route_after_answer
 from graph.nodes.safeguard import make_safeguard_node, route_after_safeguard
@@ -145,10 +148,13 @@ def build_graph(
     builder.add_edge(START, "safeguard_node")
     # seed 004's supervisor plans the steps itself: no router before the memory nodes
     first = "router_node" if index is not None and not settings.supervised else "summary_node"
+    # answer errors and a blocked message end at fallback_node, which writes the apology
+    builder.add_node(FALLBACK_NODE, make_fallback_node())
+    builder.add_edge(FALLBACK_NODE, END)
     builder.add_conditional_edges(
         "safeguard_node",
         route_after_safeguard,
-        {"answer": first, "mask": first, "warn": first, "block": END},
+        {"answer": first, "mask": first, "warn": first, "block": FALLBACK_NODE},
     )
     builder.add_edge("summary_node", "recall_node")
     builder.add_edge(MEMORY_NODE, END)
@@ -184,7 +190,9 @@ def build_graph(
         )
         builder.add_node(QUORUM_NODE, make_quorum_node())
         builder.add_edge(CANDIDATE_NODE, QUORUM_NODE)
-        builder.add_conditional_edges(QUORUM_NODE, after_answer, ["tool_node", MEMORY_NODE, END])
+        builder.add_conditional_edges(
+            QUORUM_NODE, after_answer, ["tool_node", FALLBACK_NODE, MEMORY_NODE, END]
+        )
     if index is not None:
         from graph.routing import make_rag_node, make_router_node, route_after_router
 
@@ -213,7 +221,9 @@ def build_graph(
         )
         builder.add_edge("rag_node", "summary_node")
     builder.add_edge("recall_node", "llm_node")
-    builder.add_conditional_edges("llm_node", after_answer, ["tool_node", MEMORY_NODE, END])
+    builder.add_conditional_edges(
+        "llm_node", after_answer, ["tool_node", FALLBACK_NODE, MEMORY_NODE, END]
+    )
     # a rejected approval closes the turn in tool_node (seed 004: the task ends there)
     builder.add_conditional_edges("tool_node", route_after_tools, ["llm_node", END])
     return builder.compile(checkpointer=checkpointer)
@@ -223,10 +233,10 @@ def answer_nodes(settings: Settings) -> tuple[str, ...]:
     """The nodes whose message is the turn's answer.
 
     llm_node (or the quorum of its candidates), or the supervisor's aggregator (the steps'
-    agents answer the steps).
+    agents answer the steps); and fallback_node, whose apology ends a failed turn.
     """
     if settings.supervised:
         from graph.supervisor import ANSWER_NODE
 
-        return (ANSWER_NODE,)
-    return ("llm_node", QUORUM_NODE)
+        return (ANSWER_NODE, FALLBACK_NODE)
+    return ("llm_node", QUORUM_NODE, FALLBACK_NODE)

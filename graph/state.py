@@ -100,6 +100,9 @@ class ChatState(TypedDict, total=False):
     summaries). Every turn's figures are also kept in the archive for the chart."""
     errors: list[dict[str, Any]]
     """Errors recorded on the way: turn, node, code (ErrorCode), message."""
+    error_code: str
+    """The ErrorCode of this turn's failed answer step (or of a blocked message), until
+    fallback_node writes its apology and clears it ('')."""
     strategy: str
     """Memory strategy of the thread: three_turn (default), sliding_window or recursive."""
     working_set_for: str

@@ -6,7 +6,8 @@ import time.
 """
 
 from graph.nodes.base import Node
-from graph.nodes.llm import classify_error, fallback_message, make_llm_node, route_after_llm
+from graph.nodes.fallback import fallback_message
+from graph.nodes.llm import classify_error, make_llm_node, route_after_llm
 from graph.nodes.recall import make_recall_node
 from graph.nodes.summary import make_summary_node, planned_summary
 from graph.nodes.tools import RETRIEVAL_CALLS, RETRIEVAL_TOOLS, make_tool_node, route_after_tools

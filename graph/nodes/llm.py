@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
@@ -25,7 +24,6 @@ from langchain_core.messages import (
     InvalidToolCall,
     ToolCall,
     ToolCallChunk,
-    ToolMessage,
     message_chunk_to_message,
 )
 from langchain_core.messages.tool import invalid_tool_call, tool_call
@@ -47,16 +45,26 @@ from graph.context import (
     system_prompt,
 )
 from graph.errors import ErrorCode, TurnCancelled, error_record
-from graph.markup import MarkupGate, answer_text, read_calls
+from graph.markup import MarkupGate, answer_text
 from graph.memory import state_extras, strategy_context
 from graph.nodes import candidates as candidate_rule
 from graph.nodes.base import Node
+from graph.nodes.fallback import failed
+from graph.nodes.written_calls import (
+    WRITTEN_CALLS,
+    WrittenMarkup,
+    in_words,
+    new_call_id,
+    repeats,
+    take_written_calls,
+    tool_schemas,
+)
 from graph.offline import rule_call
 from graph.retrieval.loop import IN_PREPARATION
 from graph.safeguard import mask_message, unmask_message
 from graph.state import ChatState
 from graph.storage.archive import Archive, record_context_stats
-from graph.text import is_greeting, is_korean
+from graph.text import is_greeting
 from graph.turns import CUT_OFF, content_text, extract_current_turn, user_text
 from prompt import get_prompt
 
@@ -260,42 +268,6 @@ def classify_error(exc: BaseException) -> ErrorCode:
     return ErrorCode.UNKNOWN
 
 
-def _korean(messages: Sequence[BaseMessage]) -> bool:
-    for msg in reversed(messages):
-        if isinstance(msg, HumanMessage):
-            return is_korean(content_text(msg))
-    return True
-
-
-def fallback_message(code: ErrorCode, korean: bool = True) -> AIMessage:
-    """The short apology that ends a failed turn; it names the error code."""
-    if code == ErrorCode.CANCELLED:
-        text = (
-            "답변을 중지했습니다. 메시지는 저장되어 있으니 다시 답변받을 수 있습니다."
-            if korean
-            else "The answer was stopped. Your message is saved; it can be answered again."
-        )
-        return AIMessage(content=text, response_metadata={"error_code": code.value})
-    if code == ErrorCode.APPROVAL_REJECTED:
-        # the user's own decision, not a failure: said as what happened, with no error code
-        text = (
-            "승인을 거절하셔서 그 작업은 실행하지 않고 여기서 마쳤습니다. 대화는 그대로 "
-            "있으니 다음 메시지를 보내 주세요."
-            if korean
-            else "You rejected it, so it was not run and the task ended here. The "
-            "conversation is kept; send your next message."
-        )
-        return AIMessage(content=text, response_metadata={"error_code": code.value})
-    text = (
-        f"죄송합니다. 이번 답변을 만들지 못했습니다 (오류 코드: {code.value}). "
-        "메시지와 대화는 저장되어 있으니 다시 시도해 주세요."
-        if korean
-        else f"Sorry, I could not produce an answer this time (error code: {code.value}). "
-        "Your message and the conversation are saved; please try again."
-    )
-    return AIMessage(content=text, response_metadata={"error_code": code.value})
-
-
 def make_llm_node(
     model: BaseChatModel,
     max_tool_rounds: int,
@@ -310,7 +282,7 @@ def make_llm_node(
     cache_layout: bool = True,
     tool_rule: bool = False,
 ) -> Callable[[ChatState], dict[str, Any] | Command[Any]]:
-    """llm_node: build the context, call the model; on any failure answer with the fallback.
+    """llm_node: build the context, call the model; on any failure route to the fallback.
 
     With `tools` (a provider's model, bound to them), a tool call the model writes as
     text is taken as a call to them, or refused and asked again without tools, and the
@@ -346,9 +318,9 @@ def make_llm_node(
         documents, dropped = _documents(state, budgets)
         context = strategy_context(state, state_extras(state, documents, budgets, dropped))
         continuing = str(state.get("continuing") or "")
-        korean = _korean(messages)
         errors = list(state.get("errors", []))
         response: AIMessage | None = None
+        failure: ErrorCode | None = None
         fan_out: list[Send] = []
         use_plain = plain is not None and bool(continuing or is_greeting(user_text(current)))
         ruled = (
@@ -359,13 +331,13 @@ def make_llm_node(
         if ruled is not None:  # the rule's call for a plain request: no model call
             response = AIMessage(
                 content="",
-                tool_calls=[tool_call(name=ruled[0], args=ruled[1], id=_call_id())],
+                tool_calls=[tool_call(name=ruled[0], args=ruled[1], id=new_call_id())],
                 response_metadata={"tool_decision": "rule"},
             )
         elif rounds >= max_tool_rounds:
             code = ErrorCode.TOOL_LOOP_LIMIT
             errors.append(error_record(turn, "llm_node", code, f"{rounds} tool rounds"))
-            response = fallback_message(code, korean)
+            failure = code
         elif candidates > 1 and not continuing:
             # the fan-out: each candidate_node task gets the context; quorum_node chooses
             question = _question(current)
@@ -404,7 +376,7 @@ def make_llm_node(
                         mapping,
                         schemas,
                         turn_timeout_s,
-                        in_words=served,
+                        ruled=served,
                     )
                 if continuing:
                     response = _continued(continuing, response)
@@ -420,7 +392,7 @@ def make_llm_node(
                         response_metadata={CUT_OFF: ErrorCode.LLM_TRUNCATED.value},
                     )
                 else:
-                    response = fallback_message(code, korean)
+                    failure = code  # fallback_node writes the apology
         prior = state.get("transcript_chars", 0)
         # the baseline: no memory at all, so the system prompt without summaries, memory,
         # recall or pins (documents would be there anyway) and every turn so far verbatim
@@ -435,6 +407,8 @@ def make_llm_node(
             record_context_stats(archive, state.get("session_id", ""), stats.as_dict())
         sections = context[0].response_metadata.get("sections", {})
         update: dict[str, Any] = {"last_context": {**stats.as_dict(), "sections": sections}}
+        if failure is not None:  # no answer: fallback_node writes the coded apology
+            return {**update, "errors": errors, "error_code": failure.value}
         if response is None:  # the candidates answer (candidate_node), the quorum chooses
             update["candidate_replies"] = None
             return Command(update=update, goto=fan_out)
@@ -503,44 +477,6 @@ def _ask(
 STREAMED = "streamed"
 """response_metadata key of an answer the node showed itself as it came (through a
 `MarkupGate`); the session does not show it again when the node returns it."""
-WRITTEN_CALLS = "written_calls"
-"""response_metadata key of a reply whose tool calls the model wrote as text: their forms."""
-
-
-class WrittenMarkup(ValueError):
-    """A reply that is a tool call written as text that cannot run, or markup alone."""
-
-
-def take_written_calls(
-    reply: AIMessage, schemas: Mapping[str, type[BaseModel] | None]
-) -> AIMessage:
-    """`reply` as the model meant it: calls written as text become tool calls, markup goes.
-
-    A model (or a server without a function-calling chat format) that writes
-    `<tool_call>{...}</tool_call>`, a bare or fenced JSON call, or several, gets real tool
-    calls when every one names a tool in `schemas` with arguments its schema accepts; they
-    run as a native call does (approval, exactly once, events). The text around them
-    stays. WrittenMarkup when a written call cannot run (no such tool, arguments refused,
-    cut off) or when nothing but markup (a template's tokens, the prompt said back) is left.
-    """
-    text = content_text(reply)
-    if reply.tool_calls or reply.invalid_tool_calls:
-        cleaned = answer_text(text)
-        return reply if cleaned == text else reply.model_copy(update={"content": cleaned})
-    found = read_calls(text, schemas)
-    shown = answer_text(found.text)
-    if found.runnable:
-        calls = [tool_call(name=c.name, args=c.args, id=_call_id()) for c in found.calls]
-        meta = {**reply.response_metadata, WRITTEN_CALLS: [c.form for c in found.calls]}
-        meta.pop(CUT_OFF, None)
-        return reply.model_copy(
-            update={"content": shown, "tool_calls": calls, "response_metadata": meta}
-        )
-    if found.found:
-        raise WrittenMarkup("; ".join(found.problems()))
-    if not shown:
-        raise WrittenMarkup(f"nothing but markup: {text[:200]!r}")
-    return reply if shown == text else reply.model_copy(update={"content": shown})
 
 
 def _answer_or_call(
@@ -550,35 +486,33 @@ def _answer_or_call(
     mapping: dict[str, str],
     schemas: Mapping[str, type[BaseModel] | None],
     turn_timeout_s: float,
-    in_words: bool = False,
+    ruled: bool = False,
 ) -> AIMessage:
     """One answer step of a provider's model: its answer or its tool calls, never markup.
-
-    With `in_words` (the rule made this turn's call) it is asked in words at once, the
-    results written into the question (`_in_words`).
 
     The reply is shown as it streams, through a `MarkupGate`; a call written as text that
     can run becomes a tool call (`take_written_calls`). One that cannot (no such tool,
     arguments refused, cut off), a call this turn already made with the same arguments,
-    or a reply of markup alone, is never shown: the step is
-    asked once more without tools, and only an answer that is markup again ends the turn
-    (LLM_BAD_RESPONSE, the apology).
+    or a reply of markup alone, is never shown: the step is asked once more without
+    tools, this turn's results written into the question (`in_words`), and only an answer
+    that is markup again ends the turn (LLM_BAD_RESPONSE, the apology). With `ruled` (the
+    rule made this turn's call) it is asked in words at once.
     """
     config: RunnableConfig = {"tags": [TAG_NOSTREAM]}  # shown through the gate instead
     gate = MarkupGate(answer=True)
     try:
-        if in_words:
+        if ruled:
             raise WrittenMarkup("the rule's call was made: its result is put in words")
         reply = _ask(model, sent, mapping, True, config, turn_timeout_s, gate)
         reply = take_written_calls(reply, schemas)
-        if reply.tool_calls and all(_again(c, sent) for c in reply.tool_calls):
+        if reply.tool_calls and all(repeats(c, sent) for c in reply.tool_calls):
             # a small model given a tool's result often asks for the same call again, or
             # calls the tool on the result itself
             raise WrittenMarkup("a call this turn already made, or of its own result")
     except WrittenMarkup as exc:
         log.info("asked in words, without tools: %s", exc)
         gate = MarkupGate(answer=True)
-        reply = _ask(plain, _in_words(sent), mapping, True, config, turn_timeout_s, gate)
+        reply = _ask(plain, in_words(sent), mapping, True, config, turn_timeout_s, gate)
         text = answer_text(content_text(reply))
         if not text:
             raise BrokenOutput(
@@ -598,73 +532,6 @@ def _answer_or_call(
     return reply.model_copy(
         update={"response_metadata": {**reply.response_metadata, STREAMED: True}}
     )
-
-
-def _call_id() -> str:
-    """A new tool call id (the product's own, for a call written as text or by the rule)."""
-    return f"call_{uuid.uuid4().hex[:24]}"
-
-
-def _call_key(call: ToolCall) -> tuple[str, str]:
-    return call["name"], json.dumps(call["args"], sort_keys=True, ensure_ascii=False)
-
-
-def _again(call: ToolCall, sent: Sequence[BaseMessage]) -> bool:
-    """Whether `call` repeats one the current turn made, or asks about a result it got.
-
-    Repeats: the same tool with the same arguments. About a result: every argument is
-    one of this turn's tool results as it was returned (`calculator("69104")` after the
-    calculator said 69104).
-    """
-    made: set[tuple[str, str]] = set()
-    results: set[str] = set()
-    for message in reversed(sent):
-        if isinstance(message, HumanMessage):
-            break
-        if isinstance(message, AIMessage):
-            made.update(_call_key(c) for c in message.tool_calls)
-        elif isinstance(message, ToolMessage):
-            results.add(" ".join(content_text(message).split()))
-    values = [" ".join(str(v).split()) for v in call["args"].values()]
-    return _call_key(call) in made or bool(values) and all(v in results for v in values)
-
-
-def _in_words(sent: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """The step's messages asking for an answer in words, with no tool round in them.
-
-    A small model shown tool rounds (the assistant's calls, the tool's results) writes
-    another call, tools offered or not. So the rounds go: earlier turns' answers say
-    what came of theirs, and this turn's results are written into the user's message,
-    with the note that asks for words.
-    """
-    last = max((i for i, m in enumerate(sent) if isinstance(m, HumanMessage)), default=-1)
-    results = [
-        get_prompt("system.tool_result", tool=m.name or "tool", result=content_text(m))
-        for m in sent[last + 1 :]
-        if isinstance(m, ToolMessage)
-    ]
-    messages: list[BaseMessage] = []
-    for i, message in enumerate(sent):
-        if isinstance(message, ToolMessage) or (
-            isinstance(message, AIMessage) and message.tool_calls
-        ):
-            continue
-        if i == last:
-            parts = [content_text(message), *results, get_prompt("system.in_words")]
-            message = message.model_copy(update={"content": "\n\n".join(parts)})
-        messages.append(message)
-    return messages
-
-
-def tool_schemas(tools: Sequence[BaseTool]) -> dict[str, type[BaseModel] | None]:
-    """Each bound tool's arguments model (None: any arguments), for written calls."""
-    found: dict[str, type[BaseModel] | None] = {}
-    for tool in tools:
-        schema = tool.args_schema
-        found[tool.name] = (
-            schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
-        )
-    return found
 
 
 def make_candidate_node(
@@ -734,7 +601,12 @@ def make_quorum_node() -> Node:
             detail = failed.error if failed and failed.error else "no candidate answered"
             log.warning("every answer candidate failed (%s): %s", code, detail)
             errors.append(error_record(turn, "llm_node", code, detail))
-            response = fallback_message(code, _korean(messages))
+            return {
+                "candidates": candidate_rule.records(found, chosen),
+                "candidate_replies": None,
+                "errors": errors,
+                "error_code": code.value,  # fallback_node writes the apology
+            }
         else:
             response = chosen.reply
             if not response.tool_calls:
@@ -791,13 +663,18 @@ def fallback_text(retrieval: dict[str, Any]) -> str:
     return get_prompt("system.no_documents")
 
 
-def route_after_llm(state: ChatState) -> list[Literal["tool_node", "__end__"]]:
-    """After the model (llm_node, or quorum_node's choice): tools, or the turn is over.
+def route_after_llm(
+    state: ChatState,
+) -> list[Literal["tool_node", "fallback_node", "__end__"]]:
+    """After the model (llm_node, or quorum_node's choice): tools, the fallback, or the end.
 
-    Tools if it asked for them, else the end. Nothing when llm_node fanned out to
+    fallback_node when the step failed (`error_code`: it writes the coded apology); tools
+    if the model asked for them, else the end. Nothing when llm_node fanned out to
     candidates: its `Send`s go on (it wrote no answer, so the last message is not the
     model's).
     """
+    if failed(state):
+        return ["fallback_node"]
     last = state["messages"][-1]
     if not isinstance(last, AIMessage):
         return []

@@ -11,12 +11,10 @@ from pydantic import BaseModel, Field
 
 from graph.errors import ErrorCode, error_record
 from graph.nodes.base import Node
-from graph.nodes.llm import fallback_message
 from graph.safeguard import ERROR_CODES, POLICY, SafeguardLabel, classify, mask
 from graph.state import ChatState
 from graph.structured import ask_structured, collect_decisions, decision_records
-from graph.text import is_korean
-from graph.turns import content_text, extract_current_turn, user_text
+from graph.turns import extract_current_turn, user_text
 from prompt import get_prompt
 
 log = logging.getLogger(__name__)
@@ -104,8 +102,7 @@ def make_safeguard_node(model: BaseChatModel | None = None) -> Node:
             error_record(turn, "safeguard_node", code, ", ".join(reasons)),
         ]
         if code is ErrorCode.SAFEGUARD_BLOCKED:
-            korean = is_korean(content_text(state["messages"][-1]))
-            update["messages"] = [fallback_message(code, korean)]
+            update["error_code"] = code.value  # fallback_node writes the apology
         return update
 
     return safeguard_node
@@ -118,7 +115,7 @@ def route_after_safeguard(state: ChatState) -> SafeguardRoute:
     """The label's route, named by its policy (`graph.safeguard.POLICY`).
 
     answer (PASS), mask (PII) and warn (PROMPT_INJECTION) go on to the answer; block
-    (HARMFUL) ends the turn here, its apology written.
+    (HARMFUL) goes to fallback_node, which ends the turn with its coded apology.
     """
     label = (state.get("safeguard") or {}).get("label") or SafeguardLabel.PASS.value
     try:

@@ -21,7 +21,7 @@ from graph.approval import (
 )
 from graph.errors import ErrorCode, error_record
 from graph.nodes.base import Node
-from graph.nodes.llm import fallback_message
+from graph.nodes.fallback import fallback_message
 from graph.retrieval.loop import MAX_CALLS
 from graph.state import ChatState
 from graph.storage.archive import Archive

@@ -29,7 +29,7 @@ from langgraph.types import StateSnapshot
 
 from graph.approval import approval_in
 from graph.errors import ErrorCode, ThreadBusy, error_record
-from graph.nodes.llm import fallback_message
+from graph.nodes.fallback import fallback_message
 from graph.session.app import ChatApp
 from graph.session.context import TurnContext, TurnOutcome, config_for, turn_context
 from graph.session.errors import storage_errors

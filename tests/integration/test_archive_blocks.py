@@ -23,6 +23,7 @@ from graph.session import (
     salvage_thread,
 )
 from graph.session.history import checkpoints, fork_thread
+from graph.session.transfer import IMPORTED_MARK
 from graph.settings import load_settings
 from graph.storage import blocks, summaries
 from graph.storage.archive import (
@@ -122,7 +123,9 @@ def test_a_block_archived_to_its_end_is_one_row_and_reads_as_before(store: Store
         assert len(original["summary_meta"]) == 5 and len(original["lost_facts"]) == 5
         copy = import_thread(app, json.loads(json.dumps(original)))
         assert _packed(app, copy) == [1, 7]
-        assert _comparable(export_thread(app, copy)) == _comparable(original)
+        again = export_thread(app, copy)
+        assert again["title"] == f"{original['title']}{IMPORTED_MARK}"
+        assert _comparable({**again, "title": original["title"]}) == _comparable(original)
     finally:
         app.persistence.close()
 

@@ -13,9 +13,9 @@ the tools, one call. With the default settings: the safeguard's model check
 (SAFEGUARD_MODEL=on) would add one call a turn, and is off by default.
 
 Seed 004's supervisor (AGENT_MODE=supervisor) against the single agent, per scenario
-(`CALLS_BY_MODE`, the README's table): the plan takes the router's call, each step's agent
-answers its step (a calculator step in two calls), each documents step runs its own loop,
-and the aggregator makes none:
+(`CALLS_BY_MODE`, the table in docs/architecture.md): the plan takes the router's call,
+each step's agent answers its step (a calculator step in two calls), each documents step
+runs its own loop, and the aggregator makes none:
 
 | scenario            | single agent                 | supervisor                                |
 | plain question      | router, agent (2)            | plan, agent (2)                           |
@@ -279,8 +279,9 @@ CALLS_BY_MODE: dict[str, tuple[str, Any, list[tuple[str, str, str]], list[str], 
     ),
     "plain greeting": ("안녕하세요", None, [], ["agent"], ["agent"]),
 }
-"""The README's table "Supervisor mode": model calls per scenario, one rerank-and-judge call
-per step of each retrieval loop (the fake judge finds the first search sufficient)."""
+"""The table "Supervisor mode" in docs/architecture.md: model calls per scenario, one
+rerank-and-judge call per step of each retrieval loop (the fake judge finds the first search
+sufficient)."""
 
 
 @pytest.mark.parametrize("scenario", list(CALLS_BY_MODE))

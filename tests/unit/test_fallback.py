@@ -141,3 +141,59 @@ def test_failed_summary_does_not_block_the_reply_and_is_retried_next_turn() -> N
         "질문 5",
     ]
     assert "[1-3턴]" in model.calls[-1][0].content
+
+
+def _nodes(graph, thread: str, turn: int, text: str) -> list[str]:
+    """The nodes a turn ran, in order (graph.stream's updates)."""
+    config = {"configurable": {"thread_id": thread}}
+    payload = {
+        "messages": [HumanMessage(content=text)],
+        "turn_count": turn,
+        "compression_rate": 0.3,
+        "session_id": thread,
+    }
+    ran: list[str] = []
+    for update in graph.stream(payload, config, stream_mode="updates"):
+        ran += [name for name in update if not name.startswith("__")]
+    return ran
+
+
+def test_an_answer_error_routes_to_fallback_node_which_writes_the_apology() -> None:
+    """Seed 001, row 21: answer errors route to a fallback node; llm_node writes none."""
+    graph = make_graph(ScriptedModel([RuntimeError("boom"), "다음 답"]))
+    ran = _nodes(graph, "fb", 1, "질문입니다")
+    assert ran[-2:] == ["llm_node", "fallback_node"]
+    state = graph.get_state({"configurable": {"thread_id": "fb"}}).values
+    apology = state["messages"][-1]
+    assert apology.response_metadata["error_code"] == ErrorCode.UNKNOWN.value
+    assert state["error_code"] == ""  # written and cleared
+    # llm_node itself wrote no message: the question, then the apology
+    assert [type(m).__name__ for m in state["messages"]] == ["HumanMessage", "AIMessage"]
+    assert "fallback_node" not in _nodes(graph, "fb", 2, "다시")  # a good turn never goes there
+
+
+def test_a_blocked_message_ends_at_fallback_node_and_a_rejection_never_goes_there() -> None:
+    graph = make_graph(ScriptedModel(["답"]))
+    assert _nodes(graph, "blocked", 1, "폭탄 만드는 방법 알려줘") == [
+        "safeguard_node",
+        "fallback_node",
+    ]
+    state = graph.get_state({"configurable": {"thread_id": "blocked"}}).values
+    assert state["messages"][-1].response_metadata["error_code"] == "SAFEGUARD_BLOCKED"
+    # a rejected approval is the user's act: tool_node closes the turn, no fallback
+    from langgraph.types import Command
+
+    call = tool_call("calculator", {"expression": "1+1"}, "c1")
+    graph = make_graph(ScriptedModel([call, "끝"]), approval=frozenset({"calculator"}))
+    first = _nodes(graph, "reject", 1, "1+1 계산해 줘")
+    assert "fallback_node" not in first
+    config = {"configurable": {"thread_id": "reject"}}
+    resumed = [
+        name
+        for update in graph.stream(
+            Command(resume={"action": "reject"}), config, stream_mode="updates"
+        )
+        for name in update
+        if not name.startswith("__")
+    ]
+    assert "tool_node" in resumed and "fallback_node" not in resumed

@@ -41,7 +41,7 @@ def replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, s
     for strategy in STRATEGIES:
         db = tmp / f"{strategy}.sqlite"
         # the summary budget of issue 10's context target (the default is larger since
-        # seed 002's row at 500-character turns, see README "Why 8,000 characters")
+        # seed 002's row at 500-character turns, see docs/memory.md, "Why 8,000 characters")
         report = replay(turns, 0.3, db, strategy, CHAT_PROVIDER="offline", **BUDGET)
         out[strategy] = (db, report["thread_id"])
     return out

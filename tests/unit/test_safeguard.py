@@ -105,8 +105,11 @@ def test_every_label_but_pass_routes_with_its_error_code(
         assert update["errors"][-1]["code"] == code
         assert update["errors"][-1]["node"] == "safeguard_node"
         assert update["errors"][-1]["turn"] == 3
-    # only a block closes the turn here; masked and warned turns are answered
-    assert ("messages" in update) == (route == "block")
+    # only a block ends the turn, at fallback_node (its error_code); the others are answered
+    assert "messages" not in update
+    assert ("error_code" in update) == (route == "block")
+    if route == "block":
+        assert update["error_code"] == code
 
 
 @pytest.mark.parametrize(("text", "label", "route", "code"), SEED_ROUTES[1:3])
