@@ -26,9 +26,9 @@ anyway), and records
 from __future__ import annotations
 
 import json
-import sys
 import re
 import string
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
