@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import re
 import string
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -269,7 +270,7 @@ class ModelMeter:
             do_GET = _forward
             do_POST = _forward
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = _Quiet(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
@@ -286,6 +287,15 @@ class ModelMeter:
 
 
 _DELTA = re.compile(rb'"(?:content|arguments)"\s*:\s*"[^"]')
+
+
+class _Quiet(ThreadingHTTPServer):
+    """The proxy's server, quiet when a client drops an idle kept-alive connection."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 def _has_token(data: bytes) -> bool:

@@ -887,11 +887,13 @@ def format_table(result: BenchResult) -> str:
 _BENCH_MARKUP = re.compile(
     r"</?tool_call>|<\|[a-z_]+\|>|\[/?INST\]|<start_of_turn>|<end_of_turn>"
     r'|"name"\s*:\s*"[^"]*"\s*,\s*"(?:arguments|parameters)"|^\s*functions\.\w+\s*:'
-    r'|"(?:arguments|parameters)"\s*:\s*\{',
+    r'|"(?:arguments|parameters)"\s*:\s*\{'
+    r"|\b[a-z_]+\(\{['\"]",
     re.MULTILINE,
 )
 """Markup as the bench finds it on its own (not `graph.markup`): tool-call tags or JSON,
-chat-template tokens."""
+a call in a function's notation (`calculator({'expression': ...})`, as a transcript shows
+one), chat-template tokens."""
 
 
 def bench_markup(text: str) -> bool:

@@ -182,6 +182,11 @@ def speaker(msg: BaseMessage, korean: bool = True) -> str:
     return "AI"
 
 
+CALL_MARK = "[도구 호출]"
+"""How a summary prompt's transcript shows a tool call (`format_conversation`); a summary
+saying it back is markup, as a call written as text is."""
+
+
 def format_conversation(messages: Sequence[BaseMessage]) -> str:
     """Render messages as `label: text` lines, tool calls included, for a summary prompt."""
     lines = []
@@ -189,7 +194,7 @@ def format_conversation(messages: Sequence[BaseMessage]) -> str:
         text = said_text(msg).strip()
         if isinstance(msg, AIMessage) and msg.tool_calls:
             calls = ", ".join(f"{c['name']}({c['args']})" for c in msg.tool_calls)
-            lines.append(f"AI: [도구 호출] {calls}")
+            lines.append(f"AI: {CALL_MARK} {calls}")
             if not text:
                 continue
         if text:
@@ -725,12 +730,13 @@ def markup_problem(summary: str) -> str:
     """Why a summary holding markup must not be stored ('' when it holds none).
 
     A chat template's control strings say the prompt's format back; a tool call written
-    as text (whole or cut) is the model acting, not summarizing. Either is refused
-    whatever the conversation held.
+    as text (whole or cut), or in the transcript's own notation (`CALL_MARK`), is the
+    model acting or quoting, not summarizing. Either is refused whatever the
+    conversation held.
     """
     if TEMPLATE_TOKEN.search(summary):
         return "repeats the instructions"
-    if read_calls(summary).found:
+    if read_calls(summary).found or CALL_MARK in summary:
         return "holds a tool call written as text"
     return ""
 

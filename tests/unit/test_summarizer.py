@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages.tool import tool_call
 
 from graph.summarizer import (
+    CALL_MARK,
     ExtractiveSummarizer,
     LLMSummarizer,
     format_conversation,
@@ -192,6 +194,27 @@ def test_a_summary_of_template_markup_or_one_phrase_over_and_over_falls_back(
     target = len(reply.strip())  # the right length: only what it says is wrong
     result = LLMSummarizer(ScriptedModel([reply])).summarize(KO, target, turn_label="1-3턴")
     assert result.fallback == reason
+
+
+def test_a_summary_that_says_the_transcripts_tool_call_line_back_falls_back() -> None:
+    # what Qwen2.5-Coder-0.5B stored as a tool-request thread's turns 4-6 (issue 42): the
+    # prompt's own notation for a call, not what the user asked or learned
+    turns = [
+        HumanMessage("2 곱하기 10은?"),
+        AIMessage(
+            "", tool_calls=[tool_call(name="calculator", args={"expression": "2 * 10"}, id="c1")]
+        ),
+        ToolMessage("20", tool_call_id="c1", name="calculator"),
+        AIMessage("20입니다."),
+    ]
+    said = format_conversation(turns).splitlines()[1]
+    assert said.startswith("AI: ")
+    reply = said.removeprefix("AI: ")
+    result = LLMSummarizer(ScriptedModel([reply, reply])).summarize(
+        turns, len(reply), turn_label="4-6턴"
+    )
+    assert result.fallback == "holds a tool call written as text"
+    assert CALL_MARK not in result.text and "20" in result.text
 
 
 def test_the_prompt_given_back_with_the_conversation_falls_back() -> None:
