@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +21,40 @@ _KEYS = (
     "CHAT_DB_PATH",
     "DATABASE_URL",
 )
+
+
+_SHARED_FIXTURE = re.compile(r"""scope\s*=\s*["'](?:module|class|package)["']""")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadscope` (pyproject's addopts), by the test, but by the module where tests share.
+
+    The suite runs on parallel workers, mostly waiting (servers starting, browsers,
+    subprocesses). Each test is its own unit of work, so the workers stay evenly busy, but
+    the tests of a module that builds a module- or class-scoped fixture (a 199-turn replay,
+    a real model's six turns) go to one worker together: spread over four, the fixture would
+    be built four times. (xdist's `loadgroup` marks do not reach its scheduler under pytest 9.)
+    """
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    shares: dict[str, bool] = {}
+
+    def module_shares(path: str) -> bool:
+        if path not in shares:
+            file = config.rootpath / path
+            text = file.read_text(encoding="utf-8") if file.is_file() else ""
+            shares[path] = bool(_SHARED_FIXTURE.search(text))
+        return shares[path]
+
+    class ByTestUnlessShared(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if module_shares(path) else nodeid
+
+    return ByTestUnlessShared(config, log)
 
 
 @pytest.fixture(autouse=True)

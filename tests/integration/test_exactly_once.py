@@ -97,9 +97,12 @@ def test_a_crash_between_approval_and_result_asks_again_before_running_again(
     child = subprocess.Popen(
         [sys.executable, "-c", _RESUMER, str(ROOT), json.dumps(db), str(log), thread], cwd=ROOT
     )
-    for _ in range(200):  # the approved code started in the child
-        if log.exists() and log.read_text():
-            break
+    # wait until the approved code started in the child: a condition, not a count of
+    # polls (the child first loads the app, which on a loaded machine took over 10 s)
+    deadline = time.monotonic() + 90
+    while not (log.exists() and log.read_text()):
+        assert child.poll() is None, "the child ended before the approved code started"
+        assert time.monotonic() < deadline, "the approved code did not start in 90 s"
         time.sleep(0.05)
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
