@@ -13,8 +13,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from langchain_core.tools import BaseTool, tool
+
+from graph.settings import Settings, load_settings
 from tests.fakes.http_server import FakeHTTPServer, Reply, Request
 from tests.fakes.openai_server import _chunk as chunk
 
@@ -160,3 +164,29 @@ def call(name: str, args: dict[str, Any]) -> Script:
     return lambda seen: {
         "tool_calls": [{"name": name, "arguments": json.dumps(args, ensure_ascii=False)}]
     }
+
+
+def app_settings(server: FakeHTTPServer, tmp_path: Path, **extra: str) -> Settings:
+    """The app's settings against the fake at `server` (`extra` overrides any of them)."""
+    env = {
+        "OPENAI_BASE_URL": f"{server.url}/v1",
+        "CHAT_MODEL": "local.gguf",
+        "LLM_MAX_RETRIES": "2",
+        "LLM_TIMEOUT_S": "5",
+        "CHAT_DB_PATH": str(tmp_path / "chat.sqlite"),
+        "TOOL_DECISION": "model",  # the model's own calls, written or native
+    }
+    return load_settings({**env, **extra})
+
+
+def calculator(ran: list[str]) -> BaseTool:
+    """A calculator tool for `a*b` and `a+b` that records each expression it ran in `ran`."""
+
+    @tool
+    def calculator(expression: str) -> str:
+        """Evaluate an arithmetic expression."""
+        ran.append(expression)
+        a, op, b = expression.partition("*") if "*" in expression else expression.partition("+")
+        return str(int(a) * int(b) if op == "*" else int(a) + int(b))
+
+    return calculator

@@ -10,39 +10,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from langchain_core.tools import tool
-
 from graph.session import TurnEvents, load_thread, new_thread, open_app, run_turn
 from graph.session.runner import TurnRequest, run_request
-from graph.settings import load_settings
 from prompt import get_prompt
 from tests.fakes import llamacpp
 from tests.fakes import openai_server as oai
 from tests.fakes.http_server import FakeHTTPServer, Reply, Request
 
-
-def _settings(server: FakeHTTPServer, tmp_path: Path, **extra: str):
-    env = {
-        "OPENAI_BASE_URL": f"{server.url}/v1",
-        "CHAT_MODEL": "local.gguf",
-        "LLM_MAX_RETRIES": "2",
-        "LLM_TIMEOUT_S": "5",
-        "CHAT_DB_PATH": str(tmp_path / "chat.sqlite"),
-        "TOOL_DECISION": "model",  # the model's own calls, written or native
-    }
-    env.update(extra)
-    return load_settings(env)
-
-
-def _calculator(ran: list[str]):
-    @tool
-    def calculator(expression: str) -> str:
-        """Evaluate an arithmetic expression."""
-        ran.append(expression)
-        a, op, b = expression.partition("*") if "*" in expression else expression.partition("+")
-        return str(int(a) * int(b) if op == "*" else int(a) + int(b))
-
-    return calculator
+_settings = llamacpp.app_settings
+_calculator = llamacpp.calculator
 
 
 def _events() -> tuple[TurnEvents, list[dict[str, Any]]]:

@@ -12,11 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.tools import tool
 
 from graph.session import TurnEvents, load_thread, new_thread, open_app
 from graph.session.runner import TurnRequest, run_request
-from graph.settings import load_settings
 from tests.fakes import llamacpp
 from tests.fakes.http_server import FakeHTTPServer
 
@@ -25,27 +23,14 @@ MARKUP = ("tool_call", '"name"', '"arguments"', "<|im_end|>", "```")
 
 
 def _settings(server: FakeHTTPServer, tmp_path: Path, **extra: str):
-    env = {
-        "OPENAI_BASE_URL": f"{server.url}/v1",
-        "CHAT_MODEL": "qwen2.5-coder-0.5b-instruct",
-        "LLM_MAX_RETRIES": "0",
-        "LLM_TIMEOUT_S": "5",
-        "CHAT_DB_PATH": str(tmp_path / "chat.sqlite"),
-        "TOOL_DECISION": "model",  # the model's own calls, written or native
-    }
-    env.update(extra)
-    return load_settings(env)
+    return llamacpp.app_settings(
+        server,
+        tmp_path,
+        **{"CHAT_MODEL": "qwen2.5-coder-0.5b-instruct", "LLM_MAX_RETRIES": "0", **extra},
+    )
 
 
-def _calculator(ran: list[str]):
-    @tool
-    def calculator(expression: str) -> str:
-        """Evaluate an arithmetic expression."""
-        ran.append(expression)
-        a, _, b = expression.partition("*")
-        return str(int(a) * int(b))
-
-    return calculator
+_calculator = llamacpp.calculator
 
 
 def _app(server: FakeHTTPServer, tmp_path: Path, ran: list[str], **kw: Any):
