@@ -41,8 +41,16 @@ import httpx  # noqa: E402
 from bench import real_model_server as rms  # noqa: E402
 from bench.memory_answers import DATA, holds  # noqa: E402
 from bench.model_meter import ModelMeter  # noqa: E402
-from bench.real_model import settings_env  # noqa: E402
-from graph.session import load_thread, new_thread, open_app, run_turn  # noqa: E402
+from bench.real_model import DECLINE, settings_env  # noqa: E402
+from graph.session import (  # noqa: E402
+    TurnEvents,
+    TurnRequest,
+    load_thread,
+    new_thread,
+    open_app,
+    run_request,
+    run_turn,
+)
 from graph.settings import load_settings  # noqa: E402
 from graph.turns import final_answer, user_text  # noqa: E402
 from prompt import get_prompt  # noqa: E402
@@ -105,6 +113,14 @@ def play(
             meter.turn = number
             start = time.perf_counter()
             out = run_turn(app, thread, text, turn_count=number, compression_rate=0.3)
+            for _ in range(5):  # a call the model asked for that waits: declined in words
+                if out.pending is None:
+                    break
+                call = str(out.pending.get("tool_call_id") or "")
+                decline = TurnRequest(
+                    thread, kind="resume", action="respond", response=DECLINE, tool_call_id=call
+                )
+                out = run_request(app, decline, TurnEvents(thread, lambda _: None))
             seconds = time.perf_counter() - start
             print(
                 f"  {conversation['id']} turn {number}: {seconds:.1f} s",
