@@ -23,7 +23,7 @@ from graph.session import load_thread, new_thread, open_app, run_turn
 from graph.settings import load_settings
 from graph.storage.checkpointer import ChatSaver
 from graph.storage.persistence import StorageError
-from tests.faults import forked
+from tests import forked
 
 KILLS = 20
 

@@ -31,7 +31,7 @@ from graph.session import (
 )
 from graph.settings import load_settings
 from graph.turns import content_text
-from tests.faults import forked
+from tests import forked
 
 EDITED = "편집한 질문: 회의실을 707호로 바꿔 주세요"
 

@@ -79,15 +79,22 @@ def fork(target: Callable[..., Any], *args: Any) -> Child:
 
 
 def warm() -> None:
-    """Load what a first turn loads (the tokenizer, the graph) in the test process, on a
-    throwaway database that is closed again, so forked children start at once."""
+    """Load what first turns load (the tokenizer, the graph, the documents' search tokens)
+    in this process, on a throwaway database that is closed again, so forked children
+    start at once."""
     from graph.session import new_thread, open_app, run_turn
     from graph.settings import load_settings
 
     with tempfile.TemporaryDirectory() as folder:
         settings = load_settings(
-            {"CHAT_DB_PATH": str(Path(folder) / "warm.sqlite"), "CHAT_PROVIDER": "offline"}
+            {
+                "CHAT_DB_PATH": str(Path(folder) / "warm.sqlite"),
+                "INDEX_DIR": str(Path(folder) / "index"),
+                "CHAT_PROVIDER": "offline",
+            }
         )
-        app = open_app(settings, tools=[], index=None)
-        run_turn(app, new_thread(app), "준비: 회의실 101호", turn_count=1, compression_rate=0.3)
+        app = open_app(settings)
+        thread = new_thread(app)
+        run_turn(app, thread, "준비: 회의실 101호", turn_count=1, compression_rate=0.3)
+        run_turn(app, thread, "연차 휴가는 며칠인가요?", turn_count=2, compression_rate=0.3)
         app.persistence.close()
