@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.service import zygote
-from tests.service.zygote import ForkedProcess
+from tests import zygote
+from tests.zygote import ForkedProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,13 +1,15 @@
-"""Service and worker processes forked from a warm parent (a "zygote"), not cold-started.
+"""Service, worker and Streamlit processes forked from a warm parent (a "zygote").
 
 `python -m service` spends about 4 CPU-seconds importing FastAPI, LangGraph and LangChain
-before it answers; the service tests start about 80 API and worker processes, so on two
-cores the imports alone cost minutes. One zygote per test process imports them once and
-forks each service from there: the child sets the test's environment, working folder and
+before it answers, and its first turns load the Korean tokenizer and analyze the documents;
+the service and browser tests start about 100 such processes, so on two cores that alone
+cost minutes. One zygote per test process imports and warms them once and forks each
+process from there: the child sets the test's environment, working folder, arguments and
 log, then runs the module as `python -m` would (`runpy`), so the same `main()` serves.
 
 Protocol (one JSON line each way on the zygote's stdin/stdout):
-- {"op": "spawn", "module": ..., "env": {...}, "cwd": ..., "log": ...} -> {"pid": N}
+- {"op": "spawn", "module": ..., "args": [...], "env": {...}, "cwd": ..., "log": ...}
+  -> {"pid": N}
 - {"op": "poll", "pid": N} -> {"returncode": int | null}  (the zygote reaps its children)
 End of input: the zygote kills the children it started (by their PIDs) and exits.
 
@@ -29,12 +31,19 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-ROOT = Path(__file__).resolve().parents[2]
-MODULES = ("service", "service.worker")
-"""What the zygote starts; anything else is started cold by the caller."""
+ROOT = Path(__file__).resolve().parents[1]
+MODULES = ("service", "service.worker", "streamlit")
+"""What the zygote starts (`python -m <module> [args]`); anything else is started cold."""
 
 
 def _preload() -> None:
+    import streamlit.web.bootstrap  # noqa: F401
+    import streamlit.web.cli  # noqa: F401
+
+    import component.chat  # noqa: F401
+    import component.history_panel  # noqa: F401
+    import component.sidebar  # noqa: F401
+    import component.summary_panel  # noqa: F401
     import graph.session  # noqa: F401
     import service.__main__  # noqa: F401
     import service.api  # noqa: F401
@@ -60,7 +69,7 @@ def _child(request: dict[str, Any]) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        sys.argv = [request["module"]]
+        sys.argv = [request["module"], *request.get("args", [])]
         runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
         code = 0
     except SystemExit as exc:
@@ -115,7 +124,7 @@ class Zygote:
 
     def __init__(self) -> None:
         self._proc = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-            [sys.executable, "-m", "tests.service.zygote"],
+            [sys.executable, "-m", "tests.zygote"],
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
             stdin=subprocess.PIPE,
@@ -142,10 +151,12 @@ class Zygote:
             stdin.flush()
             return self._read()
 
-    def spawn(self, module: str, env: dict[str, str], log: Path) -> ForkedProcess:
-        reply = self.ask(
-            {"op": "spawn", "module": module, "env": env, "cwd": str(ROOT), "log": str(log)}
-        )
+    def spawn(
+        self, module: str, env: dict[str, str], log: Path, args: list[str] | None = None
+    ) -> ForkedProcess:
+        """`python -m module *args` with `env`, its output in `log`, from this zygote."""
+        request = {"module": module, "args": args or [], "env": env, "log": str(log)}
+        reply = self.ask({"op": "spawn", "cwd": str(ROOT), **request})
         return ForkedProcess(self, int(reply["pid"]))
 
     def close(self) -> None:
