@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]  # a walk on a loaded machine
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
         raise RuntimeError("CI needs Debian's chromium for the browser tests (.ci/run installs it)")
