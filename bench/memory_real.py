@@ -30,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,8 +91,13 @@ def transcript(turns: list[tuple[str, str]]) -> list[dict[str, str]]:
 
 
 def play(
-    conversation: dict[str, Any], server: rms.RunningServer, work: Path
+    conversation: dict[str, Any],
+    server: rms.RunningServer,
+    work: Path,
+    asked: Callable[[list[dict[str, Any]]], None] = lambda rows: None,
 ) -> list[dict[str, Any]]:
+    """Play `conversation` through the product; `asked(rows)` after each question, so a run
+    cut short (a time limit) still leaves what it measured."""
     meter = ModelMeter(server.base_url, server.log_path).start()
     extra = {
         "CHAT_PROVIDER": "openai",
@@ -164,14 +170,15 @@ def play(
                         "answers": {"product": out.answer, "whole": whole, "last3": recent},
                     }
                 )
-            asked = rows[-len(turn["expect"]) :]
+            latest = rows[-len(turn["expect"]) :]
             print(
-                f"    asked back: product {sum(r['product'] for r in asked)}, whole "
-                f"{sum(r['whole'] for r in asked)}, last 3 {sum(r['last3'] for r in asked)} "
-                f"of {len(asked)}",
+                f"    asked back: product {sum(r['product'] for r in latest)}, whole "
+                f"{sum(r['whole'] for r in latest)}, last 3 {sum(r['last3'] for r in latest)} "
+                f"of {len(latest)}",
                 file=sys.stderr,
                 flush=True,
             )
+            asked(rows)
     finally:
         app.persistence.close()
         meter.stop()
@@ -223,18 +230,22 @@ def main() -> None:
             f"{args.model} is not installed: python bench/real_model_server.py --install"
         )
     rows: list[dict[str, Any]] = []
+
+    def save(more: list[dict[str, Any]]) -> None:
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(json.dumps([*rows, *more], ensure_ascii=False, indent=1), "utf-8")
+
     start = time.perf_counter()
     with (
         tempfile.TemporaryDirectory(prefix="memory-real-") as tmp,
         rms.start_server(gguf, n_ctx=8192, verbose=True) as server,
     ):
         for conversation in conversations:
-            rows += play(conversation, server, Path(tmp))
+            rows += play(conversation, server, Path(tmp), save)
+    save([])
     print(report(rows, rms.describe(args.model)))
     print(f"model time: {(time.perf_counter() - start) / 60:.0f} minutes")
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(rows, ensure_ascii=False, indent=1), "utf-8")
 
 
 if __name__ == "__main__":

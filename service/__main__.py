@@ -10,9 +10,6 @@ import logging
 import sys
 from pathlib import Path
 
-import uvicorn
-
-from service.api import create_app
 from service.security import exposed_without_token
 from service.settings import load_service_settings
 from service.users import read_users
@@ -27,6 +24,10 @@ def main() -> None:
     if refusal is not None:
         print(f"not starting: {refusal}", file=sys.stderr)
         sys.exit(2)
+    import uvicorn  # the refusal above comes at once, before the app's imports
+
+    from service.api import create_app
+
     mode = f"jobs on Redis ({settings.redis_url})" if settings.redis_url else "jobs in-process"
     logging.getLogger("service").info("serving on %s:%s, %s", settings.host, settings.port, mode)
     uvicorn.run(

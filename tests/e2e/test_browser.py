@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from tests import zygote
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]  # a walk on a loaded machine
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
         raise RuntimeError("CI needs Debian's chromium for the browser tests (.ci/run installs it)")
@@ -45,25 +47,9 @@ def streamlit_app(tmp_path: Path, log_name: str = "streamlit.log", **env: str) -
         INDEX_DIR=str(tmp_path / "index"),
     )
     environ.update(env)
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.port",
-            str(port),
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=environ,
-        stdout=(ARTIFACTS / log_name).open("w"),
-        stderr=subprocess.STDOUT,
-    )
+    args = ["run", "app.py", "--server.port", str(port), "--server.headless", "true"]
+    args += ["--browser.gatherUsageStats", "false"]
+    proc = zygote.zygote().spawn("streamlit", environ, ARTIFACTS / log_name, args)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 60
@@ -77,7 +63,7 @@ def streamlit_app(tmp_path: Path, log_name: str = "streamlit.log", **env: str) -
             raise RuntimeError("streamlit did not start")
         yield url
     finally:
-        proc.terminate()
+        proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:  # a loaded machine: never leave it running

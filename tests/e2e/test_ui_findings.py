@@ -14,7 +14,7 @@ from tests.e2e.test_browser import ARTIFACTS, _browser, streamlit_app
 from tests.fakes import openai_server as oai
 from tests.fakes.http_server import FakeHTTPServer
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]  # a walk on a loaded machine
 WORDS = " ".join(f"word{i}" for i in range(200))
 STOP = "⏹ 답변 중지"
 SLOW_CODE = (

@@ -12,34 +12,31 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from graph.session import load_thread, new_thread, open_app, run_turn
 from graph.settings import load_settings
+from graph.storage.checkpointer import ChatSaver
 from graph.storage.persistence import StorageError
+from tests import forked
 
-ROOT = Path(__file__).resolve().parents[2]
 KILLS = 20
 
-_CHILD = """
-import sys
-sys.path.insert(0, sys.argv[1])
-from graph.session import load_thread, open_app, run_turn
-from graph.settings import load_settings
-app = open_app(load_settings({"CHAT_DB_PATH": sys.argv[2], "CHAT_PROVIDER": "offline"}), tools=[], index=None)
-thread = sys.argv[3]
-while True:
-    turn = load_thread(app, thread, recent_turns=1).turn_count + 1
-    print(f"start {turn}", flush=True)
-    run_turn(app, thread, f"메시지 {turn}: 회의실 {turn}0{turn}호 예약은 오후 {turn % 9 + 1}시, 예산 {turn * 10}만원.",
-             turn_count=turn, compression_rate=0.3)
-    print(f"committed {turn}", flush=True)
-"""
+
+def _converse_forever(db: Path, thread: str) -> None:
+    """The killed child: turn after turn on `thread`, each announced and confirmed."""
+    app = _app(db)
+    while True:
+        turn = load_thread(app, thread, recent_turns=1).turn_count + 1
+        print(f"start {turn}", flush=True)
+        text = f"메시지 {turn}: 회의실 {turn}0{turn}호 예약은 오후 {turn % 9 + 1}시, 예산 {turn * 10}만원."
+        run_turn(app, thread, text, turn_count=turn, compression_rate=0.3)
+        print(f"committed {turn}", flush=True)
 
 
 def _app(db: Path):
@@ -49,8 +46,9 @@ def _app(db: Path):
 
 
 @pytest.mark.faults
-@pytest.mark.timeout(600)  # twenty fresh processes, each loading the models of the app
+@pytest.mark.timeout(300)
 def test_kill_9_at_random_points_loses_no_committed_turn(tmp_path: Path) -> None:
+    forked.warm()
     db = tmp_path / "kill.sqlite"
     app = _app(db)
     thread = new_thread(app)
@@ -59,21 +57,13 @@ def test_kill_9_at_random_points_loses_no_committed_turn(tmp_path: Path) -> None
     committed: dict[int, str] = {}
     mid_turn = 0
     for _ in range(KILLS):
-        child = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, str(ROOT), str(db), thread],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-        )
-        assert child.stdout is not None
-        # let the child commit one turn (its first also loads Kiwi), then kill it at a random
-        # point of the following turns
-        first = [child.stdout.readline().strip(), child.stdout.readline().strip()]
+        child = forked.fork(_converse_forever, db, thread)
+        # let the child commit one turn, then kill it at a random point of the following turns
+        first = [child.readline().strip(), child.readline().strip()]
         assert first[0].startswith("start") and first[1].startswith("committed"), first
         time.sleep(rng.uniform(0.0, 0.25))
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait()
-        lines = [*first, *child.stdout.read().split("\n")]
+        child.kill()
+        lines = [*first, *child.communicate().split("\n")]
         for line in lines:
             if line.startswith("committed"):
                 turn = int(line.split()[1])
@@ -105,30 +95,31 @@ def test_kill_9_at_random_points_loses_no_committed_turn(tmp_path: Path) -> None
     assert mid_turn >= KILLS // 4, "the kills did not reach the middle of turns"
 
 
-_KILL_AT_STEP = """
-import os, signal, sys, time
-sys.path.insert(0, sys.argv[1])
-from graph.session import open_app, run_turn
-from graph.settings import load_settings
-from graph.storage.checkpointer import ChatSaver
-kill_at, steps, put = int(sys.argv[4]), [], ChatSaver.put
-def killing_put(self, config, checkpoint, metadata, new_versions):
-    # the step's results are saved (pending writes); its checkpoint is not
-    if metadata.get("source") == "loop":
-        steps.append(1)
-        if len(steps) == kill_at:
-            # LangGraph saves the step's results from another thread than this checkpoint:
-            # the kill waits until they are saved, as in the moment this test is about
-            deadline = time.monotonic() + 10
-            while not self.get_tuple(config).pending_writes and time.monotonic() < deadline:
-                time.sleep(0.01)
-            os.kill(os.getpid(), signal.SIGKILL)
-    return put(self, config, checkpoint, metadata, new_versions)
-ChatSaver.put = killing_put
-app = open_app(load_settings({"CHAT_DB_PATH": sys.argv[2], "CHAT_PROVIDER": "offline"}), tools=[], index=None)
-turn = int(sys.argv[5])
-run_turn(app, sys.argv[3], f"메시지 {turn}: 회의실 202호 예약은 오후 3시.", turn_count=turn, compression_rate=0.3)
-"""
+def _turn_killed_at_step(db: Path, thread: str, kill_at: int, turn: int) -> None:
+    """The killed child: one turn, killed once its `kill_at`-th step's results are saved
+    (pending writes) and before that step's checkpoint is."""
+    steps: list[int] = []
+    put = ChatSaver.put
+
+    def killing_put(
+        self: ChatSaver, config: Any, checkpoint: Any, metadata: Any, versions: Any
+    ) -> Any:
+        if metadata.get("source") == "loop":
+            steps.append(1)
+            if len(steps) == kill_at:
+                # LangGraph saves the step's results from another thread than this
+                # checkpoint: the kill waits until they are saved, as in the moment this
+                # test is about
+                deadline = time.monotonic() + 10
+                while not self.get_tuple(config).pending_writes and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                os.kill(os.getpid(), signal.SIGKILL)
+        return put(self, config, checkpoint, metadata, versions)
+
+    ChatSaver.put = killing_put  # type: ignore[method-assign]  # in the child only
+    app = _app(db)
+    text = f"메시지 {turn}: 회의실 202호 예약은 오후 3시."
+    run_turn(app, thread, text, turn_count=turn, compression_rate=0.3)
 
 
 @pytest.mark.faults
@@ -145,18 +136,16 @@ def test_a_kill_between_a_step_and_its_checkpoint_keeps_the_step(
     and the next message joined the turn before it, so every later turn was numbered one
     too low (found by the random kill -9 test above). The step is kept: a message that
     arrived is the thread's (unanswered, to be retried), the first one included."""
+    forked.warm()
     db = tmp_path / "step.sqlite"
     app = _app(db)
     thread = new_thread(app)
     if turn == 2:
         run_turn(app, thread, "메시지 1: 안녕하세요", turn_count=1, compression_rate=0.3)
     app.persistence.close()
-    child = subprocess.run(
-        [sys.executable, "-c", _KILL_AT_STEP, str(ROOT), str(db), thread, str(kill_at), str(turn)],
-        cwd=ROOT,
-        check=False,
-    )
-    assert child.returncode == -signal.SIGKILL
+    child = forked.fork(_turn_killed_at_step, db, thread, kill_at, turn)
+    out = child.communicate()
+    assert child.returncode == -signal.SIGKILL, out[-2000:]
     app = _app(db)
     view = load_thread(app, thread)
     assert [n for n, _ in view.turns] == list(range(1, turn + 1))

@@ -11,10 +11,9 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langchain_core.messages import HumanMessage
@@ -32,47 +31,47 @@ from graph.session import (
 )
 from graph.settings import load_settings
 from graph.turns import content_text
+from tests import forked
 
-ROOT = Path(__file__).resolve().parents[2]
 EDITED = "편집한 질문: 회의실을 707호로 바꿔 주세요"
 
-_CHILD = """
-import os, signal, sys
-sys.path.insert(0, sys.argv[1])
-from graph.session import new_version, open_app, switch_version
-from graph.settings import load_settings
-settings = load_settings({"CHAT_DB_PATH": sys.argv[2], "CHAT_PROVIDER": "offline",
-                          "CHECKPOINT_KEEP_TURNS": "0"})
-app = open_app(settings, tools=[], approval_required=frozenset(), index=None)
-thread, mode = sys.argv[3], sys.argv[4]
-if mode == "new_version":
-    new_version(app, thread, 3, sys.argv[5])
-    print("made", flush=True)
-    os.kill(os.getpid(), signal.SIGKILL)  # dies before the version's turn is run
-if mode == "after_move":
-    import graph.storage.archive as archive
-    import graph.session.versions as versions
-    moved = archive.move_rows
-    def move_then_die(*args, **kwargs):
-        moved(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGKILL)  # the rows moved and were committed
-    versions.move_rows = move_then_die
-    switch_version(app, thread, 3, int(sys.argv[5]))
-if mode == "after_fork":
-    import graph.session.versions as versions
-    forked = versions.fork_thread
-    def fork_then_die(*args, **kwargs):
-        forked(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGKILL)  # the fork written, the move not begun
-    versions.fork_thread = fork_then_die
-    new_version(app, thread, int(sys.argv[5]), "다른 질문")
-if mode == "switching":
-    print("ready", flush=True)
-    shown = 1
-    while True:
-        shown = 3 - shown
-        switch_version(app, thread, 3, shown)
-"""
+
+def _killed_child(db: Path, thread: str, mode: str, extra: str) -> None:
+    """The killed child (forked): makes or switches versions and dies at `mode`'s moment."""
+    app = _open(db)
+    if mode == "new_version":
+        new_version(app, thread, 3, extra)
+        print("made", flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)  # dies before the version's turn is run
+    if mode == "after_move":
+        import graph.session.versions as versions
+        import graph.storage.archive as archive
+
+        moved = archive.move_rows
+
+        def move_then_die(*args: Any, **kwargs: Any) -> None:
+            moved(*args, **kwargs)
+            os.kill(os.getpid(), signal.SIGKILL)  # the rows moved and were committed
+
+        versions.move_rows = move_then_die  # in the child only
+        switch_version(app, thread, 3, int(extra))
+    if mode == "after_fork":
+        import graph.session.versions as versions
+
+        forked_thread = versions.fork_thread
+
+        def fork_then_die(*args: Any, **kwargs: Any) -> Any:
+            forked_thread(*args, **kwargs)
+            os.kill(os.getpid(), signal.SIGKILL)  # the fork written, the move not begun
+
+        versions.fork_thread = fork_then_die  # in the child only
+        new_version(app, thread, int(extra), "다른 질문")
+    if mode == "switching":
+        print("ready", flush=True)
+        shown = 1
+        while True:
+            shown = 3 - shown
+            switch_version(app, thread, 3, shown)
 
 
 def _open(db: Path):
@@ -88,13 +87,8 @@ def _say(app, thread: str, text: str) -> None:
     assert out.error_code is None, out.answer
 
 
-def _child(db: Path, thread: str, mode: str, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(  # noqa: S603 - our own interpreter and script
-        [sys.executable, "-c", _CHILD, str(ROOT), str(db), thread, mode, *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+def _child(db: Path, thread: str, mode: str, extra: str = "") -> forked.Child:
+    return forked.fork(_killed_child, db, thread, mode, extra)
 
 
 def _asked(app, thread: str) -> list[str]:
@@ -142,8 +136,8 @@ def test_a_version_made_then_killed_can_be_sent_or_left_after_a_restart(tmp_path
         _say(app, thread, f"메모 {n}: 회의실 {n}0{n}호")
     app.persistence.close()
     child = _child(db, thread, "new_version", EDITED)
-    out, err = child.communicate(timeout=120)
-    assert child.returncode == -signal.SIGKILL and "made" in out, err[-2000:]
+    out = child.communicate()
+    assert child.returncode == -signal.SIGKILL and "made" in out, out[-2000:]
 
     app = _open(db)  # a restart
     view = load_thread(app, thread)
@@ -172,7 +166,7 @@ def test_a_version_never_sent_can_be_left_with_the_shown_line_intact(tmp_path: P
         _say(app, thread, f"메모 {n}: 회의실 {n}0{n}호")
     app.persistence.close()
     child = _child(db, thread, "new_version", EDITED)
-    child.communicate(timeout=120)
+    child.communicate()
     app = _open(db)
     switch_version(app, thread, 3, 1)
     assert _asked(app, thread) == [f"메모 {n}: 회의실 {n}0{n}호" for n in range(1, 4)]
@@ -194,8 +188,8 @@ def test_a_new_version_killed_after_its_fork_lists_no_stray_conversation(
         _say(app, thread, f"메모 {n}: 회의실 {n}0{n}호")
     app.persistence.close()
     child = _child(db, thread, "after_fork", str(turn))
-    _, err = child.communicate(timeout=120)
-    assert child.returncode == -signal.SIGKILL, err[-2000:]
+    out = child.communicate()
+    assert child.returncode == -signal.SIGKILL, out[-2000:]
     app = _open(db)
     assert [t["thread_id"] for t in threads(app)] == [thread]  # the fork was born hidden
     assert load_thread(app, thread).turn_count == 3 and turn not in turn_versions(app, thread)
@@ -211,8 +205,8 @@ def test_a_switch_killed_right_after_its_rows_moved_shows_what_it_holds(tmp_path
     db = tmp_path / "v.sqlite"
     thread = _two_lines(db)
     child = _child(db, thread, "after_move", "1")
-    _, err = child.communicate(timeout=120)
-    assert child.returncode == -signal.SIGKILL, err[-2000:]
+    out = child.communicate()
+    assert child.returncode == -signal.SIGKILL, out[-2000:]
     app = _open(db)
     assert _consistent(app, thread) == "v1"  # the switch happened, whole
     switch_version(app, thread, 3, 2)
@@ -230,11 +224,10 @@ def test_kill_9_at_random_points_of_switches_never_splits_a_version(tmp_path: Pa
     trials = 12
     for _ in range(trials):
         child = _child(db, thread, "switching")
-        assert child.stdout is not None
-        child.stdout.readline()  # ready: switching from now on
+        child.readline()  # ready: switching from now on
         time.sleep(rng.uniform(0.05, 1.5))
-        os.kill(child.pid, signal.SIGKILL)
-        child.communicate(timeout=60)
+        child.kill()
+        child.communicate()
         app = _open(db)
         shown = _consistent(app, thread)
         seen[shown] = seen.get(shown, 0) + 1

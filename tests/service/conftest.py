@@ -19,6 +19,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests import zygote
+from tests.zygote import ForkedProcess
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -32,7 +35,7 @@ def free_port() -> int:
 class Proc:
     """A process this test started; stopped by its own PID only."""
 
-    popen: subprocess.Popen[bytes]
+    popen: subprocess.Popen[bytes] | ForkedProcess
     log: Path
 
     def stop(self) -> None:
@@ -54,6 +57,11 @@ class Proc:
 
 
 def start(args: list[str], env: dict[str, str], log: Path) -> Proc:
+    """Start `args`; `python -m service` and `python -m service.worker` are forked from this
+    test process's zygote (tests/service/zygote.py: the same `main()`, without the cold
+    imports), anything else is a new process."""
+    if args[:2] == [sys.executable, "-m"] and len(args) == 3 and args[2] in zygote.MODULES:
+        return Proc(zygote.zygote().spawn(args[2], env, log), log)
     handle = log.open("wb")
     popen = subprocess.Popen(  # noqa: S603 - our own interpreter and module
         args, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT

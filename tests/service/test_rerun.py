@@ -9,11 +9,8 @@ as itself, under its own turn number, and the next message is answered as the ne
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,47 +20,39 @@ from graph.session import TurnRequest, load_thread, new_thread, open_app, run_tu
 from graph.settings import load_settings
 from service.jobs import Job, LocalBroker
 from service.worker import execute
+from tests import forked
 from tests.conftest import Store
 from tests.fakes import openai_server as oai
 from tests.fakes.http_server import FakeHTTPServer
 from tests.service.test_scale_out import _echo
 
-ROOT = Path(__file__).resolve().parents[2]
 
-_KILLED_WORKER = """
-import json, os, signal, sys, threading
-sys.path.insert(0, sys.argv[1])
-from graph.session import open_app
-from graph.settings import load_settings
-from service.jobs import Job, LocalBroker
-from service.worker import execute
+def _killed_worker(settings: dict[str, str], job: Job, kill_at: int) -> None:
+    """The worker (forked) that runs `job` and is killed right after its `kill_at`-th
+    checkpoint write; it ends by itself if the turn makes fewer writes."""
+    import threading
 
-settings = load_settings(json.loads(sys.argv[2]))
-app = open_app(settings, tools=[], index=None)
-kill_at, writes, lock = int(sys.argv[4]), [], threading.Lock()
+    app = open_app(load_settings(settings), tools=[], index=None)
+    writes: list[int] = []
+    lock = threading.Lock()
 
-def counted(write):
-    # LangGraph saves in a background thread: one write at a time, counted in order
-    def wrapper(*args, **kwargs):
-        with lock:
-            result = write(*args, **kwargs)
-            writes.append(1)
-            if len(writes) == kill_at:  # saved, and nothing after it
-                os.kill(os.getpid(), signal.SIGKILL)
-        return result
-    return wrapper
+    def counted(write: Any) -> Any:
+        # LangGraph saves in a background thread: one write at a time, counted in order
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with lock:
+                result = write(*args, **kwargs)
+                writes.append(1)
+                if len(writes) == kill_at:  # saved, and nothing after it
+                    os.kill(os.getpid(), signal.SIGKILL)
+            return result
 
-saver = app.persistence.saver
-saver.put, saver.put_writes = counted(saver.put), counted(saver.put_writes)
+        return wrapper
 
-class Broker(LocalBroker):
-    recovers = True
-
-broker = Broker()
-job = Job.from_dict(json.loads(sys.argv[3]))
-broker.submit(job)
-execute(app, broker, broker.take(1.0))
-"""
+    saver = app.persistence.saver
+    saver.put, saver.put_writes = counted(saver.put), counted(saver.put_writes)
+    broker = RecoveringBroker()
+    broker.submit(job)
+    execute(app, broker, broker.take(1.0))
 
 
 class RecoveringBroker(LocalBroker):
@@ -120,23 +109,9 @@ def test_a_job_run_again_after_its_worker_died_at_any_write_answers_each_message
         job.turn_before = 1
         app.persistence.close()
 
-        child = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                _KILLED_WORKER,
-                str(ROOT),
-                json.dumps(settings),
-                json.dumps(job.as_dict()),
-                str(points),
-            ],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            check=False,
-            capture_output=True,
-        )
-        assert child.returncode in (0, -signal.SIGKILL), child.stderr.decode()[-2000:]
-
+        child = forked.fork(_killed_worker, settings, Job.from_dict(job.as_dict()), points)
+        out = child.communicate()
+        assert child.returncode in (0, -signal.SIGKILL), out[-2000:]
         app = open_app(load_settings(settings), tools=[], index=None)
         broker = RecoveringBroker()
         job.attempts = 1  # the dead worker's take; this take makes it 2

@@ -550,3 +550,32 @@ def test_a_passage_sharing_only_how_a_question_is_put_is_no_match(tmp_path: Path
     for question in ("Can I bring my dog to the office?", "Can I bring my dog on Fridays?"):
         assert run_loop(index, question).outcome == NOT_FOUND, question
     assert run_loop(index, "Can I bring my laptop home?").outcome != NOT_FOUND
+
+
+def test_a_second_index_on_the_same_documents_analyzes_no_section_again(
+    docs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each app a process opens (a worker's, a test's) installs the index anew; the sections'
+    search tokens are remembered, so only a changed section is analyzed again."""
+    import graph.retrieval.index as index_module
+
+    bodies = ("신청합니다", "유급입니다", "정산합니다")  # the three sections' sentences
+    analyzed: list[str] = []
+    real = index_module.tokens
+
+    def counting(text: str, joined: bool = False) -> list[str]:
+        analyzed.extend(b for b in bodies if b in text)
+        return real(text, joined)
+
+    monkeypatch.setattr(index_module, "tokens", counting)
+    index_module.section_tokens.cache_clear()
+    DocumentIndex(docs, tmp_path / "one", None).refresh()
+    assert sorted(analyzed) == sorted(bodies)
+    analyzed.clear()
+    second = DocumentIndex(docs, tmp_path / "two", None)
+    second.refresh()
+    assert analyzed == []  # all three remembered
+    assert [h.source for h in second.search("병가 며칠", k=1)] == ["hr/leave.md"]
+    (docs / "expense.md").write_text(EXPENSE.replace("5일", "10일"), "utf-8")
+    DocumentIndex(docs, tmp_path / "three", None).refresh()
+    assert analyzed == ["정산합니다"]  # only the changed section
