@@ -90,7 +90,8 @@ def _wait_turn(page, turn: int, label: str = "{n}턴") -> None:
 
     try:
         chat = page.locator(".st-key-chat_scroll")
-        chat.get_by_text(label.format(n=turn), exact=True).wait_for(timeout=60_000)
+        # `.last`: while the page redraws, the run before's copy may still be on screen
+        chat.get_by_text(label.format(n=turn), exact=True).last.wait_for(timeout=60_000)
         # a turn waiting for approval shows its number too: the turn has ended, and the page
         # has redrawn after it, once its Stop button is gone
         stop = page.get_by_role("button", name=re.compile("답변 중지|Stop answering"))
