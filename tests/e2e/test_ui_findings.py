@@ -124,7 +124,10 @@ def test_a_phone_opens_on_the_chat_and_the_page_has_no_deploy_button(offline_app
         page.goto(offline_app)
         welcome = page.get_by_text("안녕하세요! 이 채팅은", exact=False)
         expect(welcome).to_be_in_viewport(timeout=60_000)
-        expect(page.locator('[data-testid="stChatInputTextArea"]')).to_be_in_viewport()
+        # the input is drawn at the end of the page's first run: on a loaded machine, seconds after
+        expect(page.locator('[data-testid="stChatInputTextArea"]')).to_be_in_viewport(
+            timeout=60_000
+        )
         expect(page.locator(".st-key-memory_panel")).not_to_be_in_viewport()
         expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
         _shot(page, "phone-opens-on-chat")
