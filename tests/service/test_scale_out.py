@@ -13,7 +13,9 @@ import json
 import re
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,9 @@ TURNS = 10
 WORDS = 12
 PAUSE_S = 0.02
 """Each answer streams WORDS words PAUSE_S apart, so a worker can be killed mid-answer."""
+
+DRAIN_DEADLINE_S = 60.0
+"""How long a restart waits for the POSTs the API has received to be answered."""
 
 JOB_DEADLINE_S = 120.0
 """A job's stream not ended by then fails the test (a lost `done` must not hang CI)."""
@@ -58,17 +63,43 @@ class Apis:
         self.lock = threading.Lock()
         self.reconnects = 0
         """Streams that were cut (their API went away) and read on from the other one."""
+        self.posting = [0, 0]
+        """POSTs each API has been sent and not yet answered."""
+
+    def _index(self, preferred: int) -> int:
+        index = preferred % 2
+        return 1 - index if index in self.down else index
 
     def pick(self, preferred: int) -> Service:
         with self.lock:
-            index = preferred % 2
-            return self.services[1 - index if index in self.down else index]
+            return self.services[self._index(preferred)]
+
+    @contextmanager
+    def posting_to(self, preferred: int) -> Iterator[Service]:
+        """An API that is up, counted as busy until its answer to the POST has come back."""
+        with self.lock:
+            index = self._index(preferred)
+            self.posting[index] += 1
+            service = self.services[index]
+        try:
+            yield service
+        finally:
+            with self.lock:
+                self.posting[index] -= 1
 
     def restart(self, index: int, tmp_path: Path) -> None:
         with self.lock:
             self.down.add(index)
         old = self.services[index]
-        time.sleep(0.5)  # no new request goes to it; those sent have been answered
+        # No new request goes to it; the POSTs it received are answered first (a job
+        # accepted or not, never half-sent: _send does not resend a cut POST).
+        deadline = time.monotonic() + DRAIN_DEADLINE_S
+        while True:
+            with self.lock:
+                if not self.posting[index]:
+                    break
+            assert time.monotonic() < deadline, f"API {index}'s POSTs were not answered"
+            time.sleep(0.05)
         old.proc.kill()  # a crash: the event streams it serves are cut mid-answer
         port = int(old.url.rsplit(":", 1)[1])
         env = {k: v for k, v in old.env.items() if k != "PORT"}
@@ -126,9 +157,11 @@ def _follow(apis: Apis, job_id: str, preferred: int, watch: Any = None) -> list[
 def _send(apis: Apis, preferred: int, payload: dict[str, Any]) -> dict[str, Any]:
     """POST a job to an API that is up (the other one while it restarts)."""
     for attempt in range(50):
-        service = apis.pick(preferred + attempt)
         try:
-            with httpx.Client(base_url=service.url, timeout=60) as client:
+            with (
+                apis.posting_to(preferred + attempt) as service,
+                httpx.Client(base_url=service.url, timeout=60) as client,
+            ):
                 response = client.post("/chat/jobs", json=payload)
         except httpx.ConnectError:  # refused: nothing was received, sending again is safe
             time.sleep(0.2)
