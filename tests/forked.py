@@ -9,6 +9,7 @@ holds none open when it forks, and `warm` leaves none), killed by its own PID on
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
@@ -17,7 +18,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 
 @dataclass
@@ -50,30 +51,44 @@ class Child:
         return rest
 
 
-def fork(target: Callable[..., Any], *args: Any) -> Child:
-    """Run `target(*args)` in a forked child whose stdout and stderr come back through a pipe.
+def exit_after(out_fd: int, body: Callable[[], object]) -> NoReturn:
+    """In a forked child: print to `out_fd` (stdout and stderr), run `body`, and leave.
 
-    The child never returns into the test process: it leaves with os._exit (0 when the
-    target returns, 1 with the traceback printed when it raises).
+    The child never returns into its parent's code (a test, the zygote's loop): it leaves
+    with os._exit, 0 when `body` returns, a SystemExit's code, or 1 with the traceback
+    printed when it raises.
     """
+    code = 1
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out_fd, 1)
+        os.dup2(out_fd, 2)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stdout = open(1, "w", buffering=1, encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", buffering=1, encoding="utf-8", closefd=False)  # noqa: SIM115
+        body()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:  # noqa: BLE001 - printed where the child's output goes, never raised
+        traceback.print_exc()
+    finally:
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def fork(target: Callable[..., Any], *args: Any) -> Child:
+    """Run `target(*args)` in a forked child whose stdout and stderr come back through a pipe."""
     read_fd, write_fd = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
     if pid == 0:  # the child
-        code = 1
-        try:
-            os.close(read_fd)
-            os.dup2(write_fd, 1)
-            os.dup2(write_fd, 2)
-            sys.stdout = sys.stderr = open(1, "w", buffering=1, encoding="utf-8", closefd=False)  # noqa: SIM115
-            target(*args)
-            code = 0
-        except BaseException:  # noqa: BLE001 - reported through the pipe, never raised into pytest
-            traceback.print_exc()
-        finally:
-            sys.stdout.flush()
-            os._exit(code)
+        os.close(read_fd)
+        exit_after(write_fd, lambda: target(*args))
     os.close(write_fd)
     return Child(pid, open(read_fd, encoding="utf-8"))  # noqa: SIM115
 

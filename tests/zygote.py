@@ -29,7 +29,9 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
+
+from tests.forked import exit_after
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ("service", "service.worker", "streamlit")
@@ -54,37 +56,21 @@ def _preload() -> None:
     warm()
 
 
-def _child(request: dict[str, Any]) -> None:
+def _child(request: dict[str, Any]) -> NoReturn:
     """In the forked child: become `python -m <module>` with the request's environment."""
-    code = 1
     try:
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
         log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(log, 1)
-        os.dup2(log, 2)
-        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-        sys.stdout = open(1, "w", buffering=1, encoding="utf-8", closefd=False)  # noqa: SIM115
-        sys.stderr = open(2, "w", buffering=1, encoding="utf-8", closefd=False)  # noqa: SIM115
+    except OSError:
+        os._exit(1)  # no log to tell it in; the test sees the exit code
+
+    def run() -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
         sys.argv = [request["module"], *request.get("args", [])]
         runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except BaseException:  # noqa: BLE001 - the log shows it, as a cold start's stderr would
-        import traceback
 
-        traceback.print_exc()
-    finally:
-        import logging
-
-        logging.shutdown()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)  # never back into the zygote's loop
+    exit_after(log, run)  # never back into the zygote's loop
 
 
 def serve() -> None:
