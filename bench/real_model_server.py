@@ -498,8 +498,10 @@ def start_server(
     `chat_format`, llama-cpp-python uses the GGUF's own chat template. `pooling` (mean, cls,
     last) makes /v1/embeddings answer one vector per input, as OpenAI's does; None keeps
     the GGUF's own, which for both models here is none: a vector per token (see the probe
-    above). The process is in its own process group; `RunningServer.stop` (or leaving the
-    `with` block) ends it.
+    above). `n_threads` (default: every core) is for generating and reading the prompt
+    alike: llama-cpp-python's own default generates on half the cores, so on 2 cores one
+    sat idle while the other wrote every answer. The process is in its own process group;
+    `RunningServer.stop` (or leaving the `with` block) ends it.
     """
     if not server_installed():
         raise RuntimeError(
@@ -530,8 +532,8 @@ def start_server(
         args += ["--chat_format", chat_format]
     if pooling:
         args += ["--kv_overrides", f"{gguf_architecture(gguf)}.pooling_type=int:{POOLING[pooling]}"]
-    if n_threads:
-        args += ["--n_threads", str(n_threads)]
+    threads = str(n_threads or os.cpu_count() or 1)
+    args += ["--n_threads", threads, "--n_threads_batch", threads]
     args += list(extra_args)
     if log_path is None:
         logs = cache_dir() / "logs"
