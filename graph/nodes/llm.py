@@ -53,10 +53,12 @@ from graph.nodes.fallback import failed
 from graph.nodes.written_calls import (
     WRITTEN_CALLS,
     WrittenMarkup,
+    copies_example,
     in_words,
     new_call_id,
     repeats,
     take_written_calls,
+    tool_descriptions,
     tool_schemas,
 )
 from graph.offline import rule_call
@@ -309,6 +311,7 @@ def make_llm_node(
     `quorum_node` keeps the best (see `graph.nodes.candidates`).
     """
     schemas = tool_schemas(tools) if tools is not None else None
+    descriptions = tool_descriptions(tools) if tools is not None else {}
 
     def llm_node(state: ChatState) -> dict[str, Any] | Command[Any]:
         messages = state["messages"]
@@ -377,6 +380,7 @@ def make_llm_node(
                         schemas,
                         turn_timeout_s,
                         ruled=served,
+                        descriptions=descriptions,
                     )
                 if continuing:
                     response = _continued(continuing, response)
@@ -487,13 +491,15 @@ def _answer_or_call(
     schemas: Mapping[str, type[BaseModel] | None],
     turn_timeout_s: float,
     ruled: bool = False,
+    descriptions: Mapping[str, str] | None = None,
 ) -> AIMessage:
     """One answer step of a provider's model: its answer or its tool calls, never markup.
 
     The reply is shown as it streams, through a `MarkupGate`; a call written as text that
     can run becomes a tool call (`take_written_calls`). One that cannot (no such tool,
     arguments refused, cut off), a call this turn already made with the same arguments,
-    or a reply of markup alone, is never shown: the step is asked once more without
+    a call that only says back its tool's description (`copies_example`), or a reply of
+    markup alone, is never shown: the step is asked once more without
     tools, this turn's results written into the question (`in_words`), and only an answer
     that is markup again ends the turn (LLM_BAD_RESPONSE, the apology). With `ruled` (the
     rule made this turn's call) it is asked in words at once.
@@ -509,6 +515,12 @@ def _answer_or_call(
             # a small model given a tool's result often asks for the same call again, or
             # calls the tool on the result itself
             raise WrittenMarkup("a call this turn already made, or of its own result")
+        described = descriptions or {}
+        if reply.tool_calls and all(
+            copies_example(c, described.get(c["name"], ""), schemas.get(c["name"]), sent)
+            for c in reply.tool_calls
+        ):
+            raise WrittenMarkup("a call that only says back its tool's description")
     except WrittenMarkup as exc:
         log.info("asked in words, without tools: %s", exc)
         gate = MarkupGate(answer=True)

@@ -91,6 +91,30 @@ def repeats(call: ToolCall, sent: Sequence[BaseMessage]) -> bool:
     return _call_key(call) in made or bool(values) and all(v in results for v in values)
 
 
+def copies_example(
+    call: ToolCall,
+    description: str,
+    schema: type[BaseModel] | None,
+    sent: Sequence[BaseMessage],
+) -> bool:
+    """Whether `call` only says back its tool's description (its example), unasked.
+
+    Each required argument is text the description shows and no user message wrote.
+    Qwen2.5-Coder-0.5B, told the calculator evaluates "e.g. '123 * 456'", called it with
+    `123 * 456` when the user gave their name and major. A call asked for by the user
+    (`123 * 456 계산해줘`) or with nothing required (the clock's example time zone) runs.
+    """
+    if schema is None or not description:
+        return False
+    required = [k for k, field in schema.model_fields.items() if field.is_required()]
+    values = [" ".join(str(call["args"].get(k, "")).split()) for k in required]
+    if not values or not all(values):
+        return False
+    described = " ".join(description.split())
+    said = " ".join(" ".join(content_text(m).split()) for m in sent if isinstance(m, HumanMessage))
+    return all(v in described and v not in said for v in values)
+
+
 def in_words(sent: Sequence[BaseMessage]) -> list[BaseMessage]:
     """The step's messages asking for an answer in words, with no tool round in them.
 
@@ -116,6 +140,11 @@ def in_words(sent: Sequence[BaseMessage]) -> list[BaseMessage]:
             message = message.model_copy(update={"content": "\n\n".join(parts)})
         messages.append(message)
     return messages
+
+
+def tool_descriptions(tools: Sequence[BaseTool]) -> dict[str, str]:
+    """Each bound tool's description, as the model is shown it."""
+    return {tool.name: tool.description for tool in tools}
 
 
 def tool_schemas(tools: Sequence[BaseTool]) -> dict[str, type[BaseModel] | None]:

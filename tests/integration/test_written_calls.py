@@ -277,3 +277,41 @@ def test_the_same_call_again_after_its_result_is_asked_in_words_not_run_twice(
     assert outcome.answer == "3*5는 15입니다." and outcome.error_code is None
     assert "tools" not in fake.seen[-1].body
     assert len(_kinds(events, "tool_call")) == 1
+
+
+def _described_calculator(ran: list[str]) -> Any:
+    """The fake's calculator with the product's description: it shows an example call."""
+    from graph.settings import load_settings
+    from graph.tools import build_tools
+
+    shown = next(t for t in build_tools(load_settings({})) if t.name == "calculator")
+    assert "123 * 456" in shown.description  # what a small model said back
+    return _calculator(ran).model_copy(update={"description": shown.description})
+
+
+@pytest.mark.parametrize(
+    ("message", "runs"),
+    [("저는 대학원생 최지훈이에요. 전공은 기계공학이에요.", False), ("123 * 456 계산해줘", True)],
+    ids=["unasked", "asked"],
+)
+def test_a_call_that_says_back_its_tools_example_unasked_is_asked_in_words_not_run(
+    http_server: FakeHTTPServer, tmp_path: Path, message: str, runs: bool
+) -> None:
+    """Qwen2.5-Coder-0.5B answered a self-introduction by calling the calculator with its
+    description's example (`123 * 456`) and showed 56088 as the answer; asked for, it runs."""
+    ran: list[str] = []
+    example = json.dumps({"name": "calculator", "arguments": {"expression": "123 * 456"}})
+    words = "반가워요, 최지훈님." if not runs else "123 * 456 = 56088입니다."
+    fake = llamacpp.install(http_server, [llamacpp.say(example), llamacpp.say(words)])
+    app = open_app(
+        _settings(http_server, tmp_path),
+        tools=[_described_calculator(ran)],
+        approval_required=frozenset(),
+        index=None,
+    )
+    outcome, events = _turn(app, new_thread(app), message)
+    assert outcome.error_code is None and outcome.answer == words
+    assert ran == (["123 * 456"] if runs else [])
+    assert len(_kinds(events, "tool_call")) == (1 if runs else 0)
+    asked_again = "tools" not in fake.seen[-1].body and "JSON 없이" in fake.seen[-1].prompt_text
+    assert asked_again is not runs

@@ -1,0 +1,40 @@
+"""A call that only says back its tool's description (graph/nodes/written_calls.py)."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages.tool import tool_call
+
+from graph.nodes.written_calls import copies_example, tool_descriptions, tool_schemas
+from graph.settings import load_settings
+from graph.tools import build_tools
+
+TOOLS = build_tools(load_settings({}))
+DESCRIPTIONS = tool_descriptions(TOOLS)
+SCHEMAS = tool_schemas(TOOLS)
+
+
+def _copies(name: str, args: dict[str, str], *said: str) -> bool:
+    call = tool_call(name=name, args=args, id="call_1")
+    sent = [
+        HumanMessage(content=s) if i % 2 == 0 else AIMessage(content=s) for i, s in enumerate(said)
+    ]
+    return copies_example(call, DESCRIPTIONS[name], SCHEMAS[name], sent)
+
+
+def test_the_description_s_example_unasked_is_said_back() -> None:
+    assert _copies("calculator", {"expression": "123 * 456"}, "저는 대학원생 최지훈이에요.")
+    assert _copies("calculator", {"expression": "123  *  456"}, "hello")  # spacing aside
+
+
+def test_a_call_the_user_asked_for_is_not() -> None:
+    assert not _copies("calculator", {"expression": "123 * 456"}, "123 * 456 계산해줘")
+    # asked in an earlier turn of the context
+    assert not _copies("calculator", {"expression": "123 * 456"}, "123 * 456?", "56088", "또?")
+    assert not _copies("calculator", {"expression": "37 * 12"}, "hello")  # not the example
+
+
+def test_a_call_with_nothing_required_is_not() -> None:
+    """The clock's example time zone is a fine default, not a request said back."""
+    assert "Asia/Seoul" in DESCRIPTIONS["get_current_datetime"]
+    assert not _copies("get_current_datetime", {"timezone": "Asia/Seoul"}, "지금 몇 시야?")
