@@ -499,10 +499,10 @@ def _answer_or_call(
     can run becomes a tool call (`take_written_calls`). One that cannot (no such tool,
     arguments refused, cut off), a call this turn already made with the same arguments,
     a call that only says back its tool's description (`copies_example`), or a reply of
-    markup alone, is never shown: the step is asked once more without
-    tools, this turn's results written into the question (`in_words`), and only an answer
-    that is markup again ends the turn (LLM_BAD_RESPONSE, the apology). With `ruled` (the
-    rule made this turn's call) it is asked in words at once.
+    markup alone, is never shown: the step is asked once more without tools, this turn's
+    results written into the question (`in_words`), and only an answer that is markup
+    again ends the turn (LLM_BAD_RESPONSE, the apology). With `ruled` (the rule made this
+    turn's call) it is asked in words at once.
     """
     config: RunnableConfig = {"tags": [TAG_NOSTREAM]}  # shown through the gate instead
     gate = MarkupGate(answer=True)

@@ -10,6 +10,7 @@ asked once more in words (`in_words`).
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Mapping, Sequence
 
@@ -91,6 +92,10 @@ def repeats(call: ToolCall, sent: Sequence[BaseMessage]) -> bool:
     return _call_key(call) in made or bool(values) and all(v in results for v in values)
 
 
+_QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"|`([^`]+)`")
+"""A span a tool's description quotes: its examples ('123 * 456')."""
+
+
 def copies_example(
     call: ToolCall,
     description: str,
@@ -99,10 +104,10 @@ def copies_example(
 ) -> bool:
     """Whether `call` only says back its tool's description (its example), unasked.
 
-    Each required argument is text the description shows and no user message wrote.
-    Qwen2.5-Coder-0.5B, told the calculator evaluates "e.g. '123 * 456'", called it with
-    `123 * 456` when the user gave their name and major. A call asked for by the user
-    (`123 * 456 계산해줘`) or with nothing required (the clock's example time zone) runs.
+    Each required argument is an example the description quotes, and no user message
+    wrote it. Qwen2.5-Coder-0.5B, told the calculator evaluates "e.g. '123 * 456'", called
+    it with `123 * 456` when the user gave their name and major. A call asked for by the
+    user (`123 * 456 계산해줘`) or with nothing required (the clock's example time zone) runs.
     """
     if schema is None or not description:
         return False
@@ -110,9 +115,12 @@ def copies_example(
     values = [" ".join(str(call["args"].get(k, "")).split()) for k in required]
     if not values or not all(values):
         return False
-    described = " ".join(description.split())
+    examples = {
+        " ".join(next(g for g in found.groups() if g).split())
+        for found in _QUOTED.finditer(description)
+    }
     said = " ".join(" ".join(content_text(m).split()) for m in sent if isinstance(m, HumanMessage))
-    return all(v in described and v not in said for v in values)
+    return all(v in examples and v not in said for v in values)
 
 
 def in_words(sent: Sequence[BaseMessage]) -> list[BaseMessage]:

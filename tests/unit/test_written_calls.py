@@ -25,6 +25,7 @@ def _copies(name: str, args: dict[str, str], *said: str) -> bool:
 def test_the_description_s_example_unasked_is_said_back() -> None:
     assert _copies("calculator", {"expression": "123 * 456"}, "저는 대학원생 최지훈이에요.")
     assert _copies("calculator", {"expression": "123  *  456"}, "hello")  # spacing aside
+    assert _copies("calculator", {"expression": "sqrt(2) ** 3"}, "hello")
 
 
 def test_a_call_the_user_asked_for_is_not() -> None:
@@ -32,6 +33,9 @@ def test_a_call_the_user_asked_for_is_not() -> None:
     # asked in an earlier turn of the context
     assert not _copies("calculator", {"expression": "123 * 456"}, "123 * 456?", "56088", "또?")
     assert not _copies("calculator", {"expression": "37 * 12"}, "hello")  # not the example
+    # words of a description are not its examples: only what it quotes is
+    assert not _copies("search_wikipedia", {"query": "Wikipedia summary"}, "hello")
+    assert not _copies("calculator", {"expression": "123"}, "hello")
 
 
 def test_a_call_with_nothing_required_is_not() -> None:
