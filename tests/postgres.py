@@ -12,7 +12,6 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -21,11 +20,7 @@ from pathlib import Path
 
 import psycopg
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.ports import free_port
 
 
 def find_bin(name: str) -> str | None:
@@ -62,7 +57,7 @@ class PostgresServer:
         self.owner = _owner()
         self.root = Path(tempfile.mkdtemp(prefix="pgtest-"))
         self.data = self.root / "data"
-        self.port = _free_port()
+        self.port = free_port()
         if self.owner:
             info = pwd.getpwnam(self.owner)
             os.chown(self.root, info.pw_uid, info.pw_gid)

@@ -6,7 +6,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests import zygote
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -29,16 +29,10 @@ if not Path(CHROMIUM).exists():
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def streamlit_app(tmp_path: Path, log_name: str = "streamlit.log", **env: str) -> Iterator[str]:
     """`streamlit run app.py` on a free port with a fresh database; its URL until the end."""
-    port = _free_port()
+    port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     environ = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     environ.update(

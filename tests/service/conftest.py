@@ -20,15 +20,10 @@ import httpx
 import pytest
 
 from tests import zygote
+from tests.ports import free_port
 from tests.zygote import ForkedProcess
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
