@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from graph.retrieval import open_index
-from graph.server_queue import ServerQueue
+from graph.server_queue import ServerQueue, queue_for
 from graph.session import TurnEvents, new_thread, open_app
 from graph.session.runner import TurnRequest, run_request
 from graph.settings import load_settings
@@ -90,6 +92,32 @@ def test_a_background_request_waits_for_running_turns_and_one_is_in_flight() -> 
     assert events[-2:] == ["batch done", "query"]
 
 
+@contextmanager
+def _held_turns(queue: ServerQueue | None) -> Iterator[list[tuple[float, float]]]:
+    """When each turn held `queue`: the product's own span of a turn, not its caller's."""
+    assert queue is not None
+    spans: list[tuple[float, float]] = []
+    hold = queue.turn
+    held = [0.0]  # since when the queue has had a turn (a request holds it, and its stream)
+
+    @contextmanager
+    def timed() -> Iterator[None]:
+        with hold():
+            if queue.turns == 1:
+                held[0] = time.monotonic()
+            try:
+                yield
+            finally:
+                if queue.turns == 1:
+                    spans.append((held[0], time.monotonic()))
+
+    queue.turn = timed  # type: ignore[method-assign]
+    try:
+        yield spans
+    finally:
+        del queue.turn  # the queue is the process's: the class's own method again
+
+
 def test_embedding_batches_wait_while_a_turn_runs_and_never_overlap(
     http_server: FakeHTTPServer, tmp_path: Path
 ) -> None:
@@ -125,25 +153,24 @@ def test_embedding_batches_wait_while_a_turn_runs_and_never_overlap(
     )
     app = open_app(settings, tools=[])
     thread = new_thread(app)
-    turns: list[tuple[float, float]] = []
     try:
-        assert app.index is not None and app.index.status()["building"] is not None
-        for message in ["안녕", "재택근무 지원금은 얼마야?", "고마워요"]:
-            start = time.monotonic()
-            run_request(
-                app, TurnRequest(thread, message=message), TurnEvents(thread, lambda e: None)
-            )
-            turns.append((start, time.monotonic()))
-            time.sleep(0.3)  # a gap: the build goes on between turns
-        assert app.index.wait_vectors(60)
+        with _held_turns(queue_for(settings.openai_base_url)) as turns:
+            assert app.index is not None and app.index.status()["building"] is not None
+            for message in ["안녕", "재택근무 지원금은 얼마야?", "고마워요"]:
+                run_request(
+                    app, TurnRequest(thread, message=message), TurnEvents(thread, lambda e: None)
+                )
+                time.sleep(0.3)  # a gap: the build goes on between turns
+            assert app.index.wait_vectors(60)
     finally:
         app.persistence.close()
     assert vectors.sizes and set(vectors.sizes) == {1}  # auto: one section a request
     embeds = sorted(spans["embed"])
     for (_, a_end), (b_start, _) in zip(embeds, embeds[1:], strict=False):
         assert b_start >= a_end - 0.01, "two embedding requests overlapped"
+    assert len(turns) == 3
     for turn_start, turn_end in turns:
-        # while a turn runs no embedding request is sent; the one a background thread had
+        # while a turn holds the queue no embedding request is sent; the one a background thread had
         # already let go when the turn began may still reach the server (the one batch of
         # one section a turn can wait behind)
         started_inside = [s for s, _ in embeds if turn_start <= s < turn_end]
