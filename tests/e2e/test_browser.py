@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -94,6 +95,14 @@ def _wait_turn(page, turn: int, label: str = "{n}턴") -> None:
         page.screenshot(path=str(ARTIFACTS / "e2e-failed-send.png"), full_page=True)
         raise
     page.wait_for_timeout(300)
+
+
+def _wait_settled(page) -> None:
+    """Wait until the page's run has drawn every element again (none left from the run before)."""
+    from playwright.sync_api import expect
+
+    stale = page.locator('[data-testid="stElementContainer"][data-stale="true"]')
+    expect(stale).to_have_count(0, timeout=60_000)
 
 
 def _browser(pw):
@@ -203,11 +212,15 @@ def test_a_new_users_walk(server: str, tmp_path: Path) -> None:
         sidebar.get_by_role("button", name="▶ 부산 출장 준비").wait_for(timeout=20_000)
         _shot(page, "walk-4-renamed")
 
-        # export, then import the file: a second thread with the same turns
+        # export, then import the file: a second thread with the same turns. The sidebar
+        # redraws before the panel: a click on the run before's download button gets the
+        # run before's file (the old title), so the page has to finish its run first
+        _wait_settled(page)
         with page.expect_download() as download:
             page.get_by_role("button", name=re.compile("대화 내보내기")).click()
         exported = tmp_path / "export.json"
         download.value.save_as(exported)
+        assert json.loads(exported.read_text(encoding="utf-8"))["title"] == "부산 출장 준비"
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(exported))
         page.get_by_text("5턴을 새 대화로 가져왔습니다.").wait_for(timeout=30_000)
         # the sidebar redraws after the message: wait for it rather than count at once
