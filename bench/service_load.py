@@ -24,7 +24,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -48,6 +47,7 @@ from graph.session import (  # noqa: E402
     run_request,
 )
 from graph.settings import load_settings  # noqa: E402
+from tests.ports import free_port  # noqa: E402  (bind(0) twice can give one port twice)
 
 NAMES = ["민지", "Alex", "서준", "Priya", "하은", "Tom", "지우", "Mina"]
 
@@ -100,12 +100,6 @@ def _p(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 # ---- direct calls of the runner
