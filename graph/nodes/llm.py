@@ -53,10 +53,9 @@ from graph.nodes.fallback import failed
 from graph.nodes.written_calls import (
     WRITTEN_CALLS,
     WrittenMarkup,
-    copies_example,
     in_words,
     new_call_id,
-    repeats,
+    pointless,
     take_written_calls,
     tool_descriptions,
     tool_schemas,
@@ -498,7 +497,7 @@ def _answer_or_call(
     The reply is shown as it streams, through a `MarkupGate`; a call written as text that
     can run becomes a tool call (`take_written_calls`). One that cannot (no such tool,
     arguments refused, cut off), a call this turn already made with the same arguments,
-    a call that only says back its tool's description (`copies_example`), or a reply of
+    a call that only says back its tool's description (`pointless`), or a reply of
     markup alone, is never shown: the step is asked once more without tools, this turn's
     results written into the question (`in_words`), and only an answer that is markup
     again ends the turn (LLM_BAD_RESPONSE, the apology). With `ruled` (the rule made this
@@ -511,16 +510,9 @@ def _answer_or_call(
             raise WrittenMarkup("the rule's call was made: its result is put in words")
         reply = _ask(model, sent, mapping, True, config, turn_timeout_s, gate)
         reply = take_written_calls(reply, schemas)
-        if reply.tool_calls and all(repeats(c, sent) for c in reply.tool_calls):
-            # a small model given a tool's result often asks for the same call again, or
-            # calls the tool on the result itself
-            raise WrittenMarkup("a call this turn already made, or of its own result")
-        described = descriptions or {}
-        if reply.tool_calls and all(
-            copies_example(c, described.get(c["name"], ""), schemas.get(c["name"]), sent)
-            for c in reply.tool_calls
-        ):
-            raise WrittenMarkup("a call that only says back its tool's description")
+        reason = pointless(reply.tool_calls, sent, schemas, descriptions or {})
+        if reason:
+            raise WrittenMarkup(reason)
     except WrittenMarkup as exc:
         log.info("asked in words, without tools: %s", exc)
         gate = MarkupGate(answer=True)

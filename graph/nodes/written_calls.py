@@ -92,6 +92,32 @@ def repeats(call: ToolCall, sent: Sequence[BaseMessage]) -> bool:
     return _call_key(call) in made or bool(values) and all(v in results for v in values)
 
 
+def pointless(
+    calls: Sequence[ToolCall],
+    sent: Sequence[BaseMessage],
+    schemas: Mapping[str, type[BaseModel] | None],
+    descriptions: Mapping[str, str],
+) -> str:
+    """Why every one of a reply's `calls` is pointless; '' when one is worth running.
+
+    Pointless: a call that `repeats` one this turn made (or asks about its result), or one
+    that `copies_example` of its tool's description, unasked.
+    """
+    reasons: dict[str, None] = {}
+    for call in calls:
+        if repeats(call, sent):
+            # a small model given a tool's result often asks for the same call again, or
+            # calls the tool on the result itself
+            reasons["a call this turn already made, or of its own result"] = None
+        elif copies_example(
+            call, descriptions.get(call["name"], ""), schemas.get(call["name"]), sent
+        ):
+            reasons["a call that only says back its tool's description"] = None
+        else:
+            return ""
+    return "; ".join(reasons)
+
+
 _QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"|`([^`]+)`")
 """A span a tool's description quotes: its examples ('123 * 456')."""
 
