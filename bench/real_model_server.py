@@ -416,6 +416,31 @@ POOLING = {"mean": 1, "cls": 2, "last": 3}
 """llama.cpp's pooling types by name (`enum llama_pooling_type`)."""
 
 
+def _cpu_times() -> tuple[int, int]:
+    """(idle, total) jiffies of all cores since boot, from /proc/stat's first line."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return fields[3] + fields[4], sum(fields[:8])  # idle + iowait; user .. steal
+
+
+def idle_cores(sample_s: float = 0.5) -> int:
+    """How many cores sat idle over the last `sample_s` seconds (at least 1).
+
+    llama.cpp's threads wait for each other at every layer: on a machine whose other work
+    keeps a core busy, a thread there is descheduled and the others wait for it. Beside two
+    busy processes on 2 cores, a server writing on both did not finish one test in 12.5
+    minutes (issue 46). Without /proc (not Linux): every core.
+    """
+    cores = os.cpu_count() or 1
+    try:
+        idle0, total0 = _cpu_times()
+        time.sleep(sample_s)
+        idle1, total1 = _cpu_times()
+    except (OSError, ValueError, IndexError):
+        return cores
+    share = (idle1 - idle0) / max(1, total1 - total0)
+    return max(1, min(cores, round(share * cores)))
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that was free a moment ago."""
     with socket.socket() as sock:
@@ -498,9 +523,9 @@ def start_server(
     `chat_format`, llama-cpp-python uses the GGUF's own chat template. `pooling` (mean, cls,
     last) makes /v1/embeddings answer one vector per input, as OpenAI's does; None keeps
     the GGUF's own, which for both models here is none: a vector per token (see the probe
-    above). `n_threads` (default: every core) is for generating and reading the prompt
-    alike: llama-cpp-python's own default generates on half the cores, so on 2 cores one
-    sat idle while the other wrote every answer. The process is in its own process group;
+    above). `n_threads` (default: every core idle now, `idle_cores`) is for generating and
+    reading the prompt alike: llama-cpp-python's own default generates on half the cores,
+    so on 2 quiet cores one sat idle while the other wrote every answer. The process is in its own process group;
     `RunningServer.stop` (or leaving the `with` block) ends it.
     """
     if not server_installed():
@@ -532,7 +557,7 @@ def start_server(
         args += ["--chat_format", chat_format]
     if pooling:
         args += ["--kv_overrides", f"{gguf_architecture(gguf)}.pooling_type=int:{POOLING[pooling]}"]
-    threads = str(n_threads or os.cpu_count() or 1)
+    threads = str(n_threads or idle_cores())
     args += ["--n_threads", threads, "--n_threads_batch", threads]
     args += list(extra_args)
     if log_path is None:
@@ -540,6 +565,8 @@ def start_server(
         logs.mkdir(parents=True, exist_ok=True)
         log_path = logs / f"server-{gguf.stem}-{port}.log"
     log = log_path.open("wb")
+    log.write(f"{' '.join(args)}\n".encode())  # the threads it was given, among the rest
+    log.flush()
     process = subprocess.Popen(  # noqa: S603 - our own venv's interpreter and module
         args,
         stdout=log,
