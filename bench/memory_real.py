@@ -218,12 +218,16 @@ def report(rows: list[dict[str, Any]], model: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", choices=sorted(rms.MODELS), default="qwen0.5b")
-    parser.add_argument("--conversations", default=",".join(CHOSEN))
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--conversations", help=f"default: {','.join(CHOSEN)}, or all of --data")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--keep", type=Path, help="keep each thread's database in this folder")
     args = parser.parse_args()
-    wanted = args.conversations.split(",")
-    data = json.loads(DATA.read_text("utf-8"))
-    conversations = [c for c in data["conversations"] if c["id"] in wanted]
+    data = json.loads(args.data.read_text("utf-8"))
+    wanted = (args.conversations or "").split(",") if args.conversations else None
+    if wanted is None and args.data == DATA:
+        wanted = list(CHOSEN)
+    conversations = [c for c in data["conversations"] if wanted is None or c["id"] in wanted]
     gguf = rms.ensure_installed(args.model)
     if gguf is None:
         raise SystemExit(
@@ -242,7 +246,7 @@ def main() -> None:
         rms.start_server(gguf, n_ctx=8192, verbose=True) as server,
     ):
         for conversation in conversations:
-            rows += play(conversation, server, Path(tmp), save)
+            rows += play(conversation, server, args.keep or Path(tmp), save)
     save([])
     print(report(rows, rms.describe(args.model)))
     print(f"model time: {(time.perf_counter() - start) / 60:.0f} minutes")

@@ -45,6 +45,7 @@ from graph.safeguard import mask, unmask
 from graph.structured import ask_structured
 from graph.text import tells_nothing
 from graph.turns import content_text, original_chars, said_text
+from graph.untrusted import untrusted_message
 from prompt import get_prompt
 
 log = logging.getLogger(__name__)
@@ -260,7 +261,9 @@ def _grams(text: str) -> set[str]:
 
 
 def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
-    """Sentences worth keeping: quoted repeats of earlier text are demoted, duplicates dropped.
+    """Sentences worth keeping: quotes and looked-up text are demoted, duplicates dropped.
+
+    Looked up: an untrusted message's (`graph.untrusted`), a document's, a file's or the web's.
 
     An answer's sentence that says a user's sentence back ("기억해 두겠습니다: “…”") or
     quotes a transcript ("사용자: …") is left out: the user's own words are kept first.
@@ -282,6 +285,9 @@ def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
         if isinstance(msg, ToolMessage):
             text = cut_words(" ".join(text.split()), 120)
         label = speaker(msg, korean)
+        # what a document, a file or the web said (a tool's result, or an answer passing it
+        # on): it can be looked up again, and the user's words cannot
+        looked_up = untrusted_message(msg)
         parts = [
             (line.startswith(_QUOTED), sentence.lstrip("> #").strip())
             for line in text.splitlines()
@@ -308,12 +314,14 @@ def _units(messages: Sequence[BaseMessage], korean: bool) -> list[_Unit]:
                 (score < 2 and len(sentence) < 20) or sentence.rstrip(".").endswith(":")
             ):
                 score *= 0.3  # "알겠습니다.", "Hello!", "Here is ...:": courtesy, not content
+            if quoted or looked_up:
+                score *= 0.3  # kept if room is left: the user's own words go first
             units.append(
                 _Unit(
                     order=len(units),
                     label=label,
                     text=sentence if sentence[-1] in ".!?。…" else sentence + ".",
-                    score=score * (0.3 if quoted else 1.0),
+                    score=score,
                 )
             )
     return units

@@ -119,6 +119,30 @@ def live_records(
     return found
 
 
+def mark_looked_up(
+    turns: Sequence[Sequence[BaseMessage]], first: int, records: Sequence[Mapping[str, Any]]
+) -> list[BaseMessage]:
+    """The messages of `turns` (from turn `first`), answers that took in untrusted text marked.
+
+    Each such answer is marked with its sources, as a history payload's answer is. Such an answer passes on what a document, a file or the web said: a summary keeps the
+    user's own words before it (`graph.summarizer`), since the text can be looked up again
+    and the user's cannot.
+    """
+    named: dict[int, dict[str, None]] = {}
+    for record in records:
+        named.setdefault(int(record["turn"]), {})[str(record["source"])] = None
+    marked: list[BaseMessage] = []
+    for i, turn in enumerate(turns):
+        names = ", ".join(named.get(first + i, {}))
+        for m in turn:
+            if names and isinstance(m, AIMessage) and not m.additional_kwargs.get(UNTRUSTED_KEY):
+                m = m.model_copy(
+                    update={"additional_kwargs": {**m.additional_kwargs, UNTRUSTED_KEY: names}}
+                )
+            marked.append(m)
+    return marked
+
+
 def sources(state: Mapping[str, Any], results: Sequence[ToolMessage] = ()) -> list[str]:
     """The untrusted texts in what the model sees now, newest first, each named once."""
     turn = int(state.get("turn_count", 0))

@@ -25,6 +25,7 @@ from graph.storage.facts import facts_in_range, record_facts
 from graph.summarizer import MemoryResult, Summarizer
 from graph.times import turn_time
 from graph.turns import original_chars, split_turns, without_apologies
+from graph.untrusted import UNTRUSTED_KEY, mark_looked_up
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +121,8 @@ class SummaryRun:
     def summarize(self, first: int, block: list[list[BaseMessage]]) -> str | None:
         """Summarize whole turns into `summary_history`, archive them; None on failure."""
         last = first + len(block) - 1
-        messages = [m for t in block for m in t]
+        # an answer that passed on a document's (a file's, the web's) text is marked so
+        messages = mark_looked_up(block, first, self.state.get(UNTRUSTED_KEY) or [])
         # what was said: an apology that closed a failed turn is the app's, not summarized
         spoken = without_apologies(messages)
         chars = original_chars(spoken)

@@ -360,3 +360,49 @@ def test_failing_embeddings_are_shown_as_a_degraded_index(http_server, tmp_path:
     status = index.status()
     assert status["mode"] == "keyword" and status["degraded"]
     assert any("embeddings failed" in p for p in status["problems"])
+
+
+def test_a_summary_keeps_the_users_facts_before_an_answer_from_documents(
+    http_server, tmp_path: Path
+) -> None:
+    """A model answers a document question in plain bullets (no quote marks), in the block of
+    two facts the user stated; its summary is refused, and the extractive one stands in: it
+    keeps the user's facts, the answer's document text only where room is left."""
+    bullets = (
+        "숙박비 기준은 다음과 같습니다.\n- 서울: 1박 12만 원까지\n- 광역시: 1박 10만 원까지\n"
+        "- 그 밖의 지역: 1박 8만 원까지\n- 해외: 1박 200달러까지 (2인 1실 권장)\n"
+        "- 숙박비는 영수증을 첨부해 출장 후 10일 안에 정산합니다.\n- 한도를 넘은 금액은 본인이 냅니다."
+    )
+
+    def answer(body: dict) -> oai.Reply:
+        asked = str(body["messages"][-1].get("content") or "")
+        return oai.text(bullets if "숙박비" in asked else "알겠습니다.")(body)
+
+    oai.install(http_server, [], summary=lambda body: "", default=answer)
+    settings = load_settings(
+        {
+            "OPENAI_BASE_URL": f"{http_server.url}/v1",
+            "CHAT_MODEL": "local-model",
+            "LLM_MAX_RETRIES": "0",
+            "CHAT_DB_PATH": str(tmp_path / "chat.sqlite"),
+            "INDEX_DIR": str(tmp_path / "index"),
+        }
+    )
+    app = open_app(settings, tools=[], approval_required=frozenset())
+    thread = new_thread(app)
+    said = [
+        "제 차 번호는 38가 1942예요.",
+        "출장 숙박비 기준이 어떻게 돼?",
+        "제 직속 상사는 문태오 매니저님이에요.",
+        "오늘은 좀 피곤하네요.",
+    ]
+    for turn, text in enumerate(said, start=1):
+        run_turn(app, thread, text, turn_count=turn, compression_rate=0.3)
+    values = app.graph.get_state({"configurable": {"thread_id": thread}}).values
+    view = load_thread(app, thread)
+    app.persistence.close()
+    assert any(str(m.content) == bullets for m in dict(view.turns)[2])  # stored as answered
+    assert any(r["turn"] == 2 and r["source"].startswith("document") for r in values["untrusted"])
+    assert view.summary_meta[0]["fallback"]  # the model's empty summary was refused
+    summary = view.summary_history[0]["summary"]
+    assert "38가 1942" in summary and "문태오" in summary, summary

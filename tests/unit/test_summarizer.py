@@ -14,6 +14,7 @@ from graph.summarizer import (
     trim_at_sentence,
 )
 from graph.turns import original_chars
+from graph.untrusted import mark_looked_up, untrusted_message
 from prompt import get_prompt
 from tests.fakes.chat import ScriptedModel
 
@@ -237,3 +238,26 @@ def test_the_extractive_summary_leaves_out_a_model_saying_its_prompt_back() -> N
     turns = [HumanMessage("안녕하세요! 제 이름은 윤서연이에요. 사번은 HR-20417입니다."), echo]
     text = ExtractiveSummarizer().summarize(turns, 200, turn_label="1턴").text
     assert "HR-20417" in text and get_prompt("system.base") not in text
+
+
+def test_an_answer_passing_on_a_document_gives_way_to_the_users_own_words() -> None:
+    """A document's text can be looked up again; what the user said about themselves cannot."""
+    turns = [
+        [HumanMessage("제 차 번호는 38가 1942예요."), AIMessage("네, 38가 1942로 기억해 둘게요.")],
+        [
+            HumanMessage("출장 숙박비 기준이 어떻게 돼?"),
+            AIMessage(
+                "숙박비 기준은 다음과 같습니다.\n- 서울: 1박 12만 원까지\n- 광역시: 1박 10만 원까지"
+                "\n- 그 밖의 지역: 1박 8만 원까지\n- 해외: 1박 200달러까지 (2인 1실 권장)"
+                "\n(출처: business_travel.md > 숙박비)"
+            ),
+        ],
+        [HumanMessage("제 직속 상사는 문태오 매니저님이에요."), AIMessage("알겠습니다.")],
+    ]
+    records = [{"turn": 6, "source": "document business_travel.md"}]
+    marked = mark_looked_up(turns, 5, records)
+    assert [untrusted_message(m) for m in marked] == [False, False, False, True, False, False]
+    target = int(original_chars(marked) * 0.3)
+    text = ExtractiveSummarizer().summarize(marked, target, turn_label="5-7턴").text
+    assert "38가 1942" in text and "문태오" in text, text
+    assert abs(len(text) - target) <= target * 0.1  # the length rule is the same
