@@ -70,7 +70,8 @@ def blocks(folder: Path, conversation: dict[str, Any]) -> list[dict[str, Any]]:
         rate = float(entry.get("compression_rate") or view.compression_rate)
         made = {}
         for way, records_used in (("as is", []), ("marked", records)):
-            spoken = without_apologies(mark_looked_up(block, numbers[0], records_used))
+            marked = mark_looked_up(block, numbers[0], records_used)
+            spoken = without_apologies([m for t in marked for m in t])
             target = int(original_chars(spoken) * rate)
             made[way] = ExtractiveSummarizer().summarize(spoken, target, turn_label="").text
         inside = [(fact, spell) for n, fact, spell in facts if numbers[0] <= n <= numbers[-1]]

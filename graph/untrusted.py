@@ -121,8 +121,8 @@ def live_records(
 
 def mark_looked_up(
     turns: Sequence[Sequence[BaseMessage]], first: int, records: Sequence[Mapping[str, Any]]
-) -> list[BaseMessage]:
-    """The messages of `turns` (from turn `first`), answers that took in untrusted text marked.
+) -> list[list[BaseMessage]]:
+    """`turns` (from turn `first`), each answer of a turn that took in untrusted text marked.
 
     Each such answer is marked with its sources, as a history payload's answer is. Such an answer passes on what a document, a file or the web said: a summary keeps the
     user's own words before it (`graph.summarizer`), since the text can be looked up again
@@ -131,15 +131,19 @@ def mark_looked_up(
     named: dict[int, dict[str, None]] = {}
     for record in records:
         named.setdefault(int(record["turn"]), {})[str(record["source"])] = None
-    marked: list[BaseMessage] = []
+    marked: list[list[BaseMessage]] = []
     for i, turn in enumerate(turns):
         names = ", ".join(named.get(first + i, {}))
-        for m in turn:
-            if names and isinstance(m, AIMessage) and not m.additional_kwargs.get(UNTRUSTED_KEY):
-                m = m.model_copy(
+        marked.append(
+            [
+                m.model_copy(
                     update={"additional_kwargs": {**m.additional_kwargs, UNTRUSTED_KEY: names}}
                 )
-            marked.append(m)
+                if names and isinstance(m, AIMessage) and not m.additional_kwargs.get(UNTRUSTED_KEY)
+                else m
+                for m in turn
+            ]
+        )
     return marked
 
 

@@ -118,11 +118,17 @@ class SummaryRun:
         block = self.completed[offset : offset + count] if offset >= 0 else []
         return block if len(block) == count else None
 
+    def looked_up(self, first: int, block: list[list[BaseMessage]]) -> list[list[BaseMessage]]:
+        """`block` with each answer that passed on looked-up text marked (`graph.untrusted`).
+
+        A document's, a file's or the web's: a summary keeps the user's own words first.
+        """
+        return mark_looked_up(block, first, self.state.get(UNTRUSTED_KEY) or [])
+
     def summarize(self, first: int, block: list[list[BaseMessage]]) -> str | None:
         """Summarize whole turns into `summary_history`, archive them; None on failure."""
         last = first + len(block) - 1
-        # an answer that passed on a document's (a file's, the web's) text is marked so
-        messages = mark_looked_up(block, first, self.state.get(UNTRUSTED_KEY) or [])
+        messages = [m for t in self.looked_up(first, block) for m in t]
         # what was said: an apology that closed a failed turn is the app's, not summarized
         spoken = without_apologies(messages)
         chars = original_chars(spoken)
@@ -166,7 +172,7 @@ class SummaryRun:
         for the next update). The caller records it (`record`) once it is bounded.
         """
         last = first + len(block) - 1
-        spoken = [without_apologies(turn) for turn in block]
+        spoken = [without_apologies(turn) for turn in self.looked_up(first, block)]
         memory = str(self.update.get("memory", self.state.get("memory", "")))
         try:
             if self.summarizer is None:

@@ -255,7 +255,7 @@ def test_an_answer_passing_on_a_document_gives_way_to_the_users_own_words() -> N
         [HumanMessage("제 직속 상사는 문태오 매니저님이에요."), AIMessage("알겠습니다.")],
     ]
     records = [{"turn": 6, "source": "document business_travel.md"}]
-    marked = mark_looked_up(turns, 5, records)
+    marked = [m for t in mark_looked_up(turns, 5, records) for m in t]
     assert [untrusted_message(m) for m in marked] == [False, False, False, True, False, False]
     target = int(original_chars(marked) * 0.3)
     text = ExtractiveSummarizer().summarize(marked, target, turn_label="5-7턴").text
