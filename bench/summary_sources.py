@@ -14,7 +14,9 @@ same rate, twice:
 
 For each, it counts the facts the data file's questions ask back whose statement is in the
 block, and how many of them the summary holds; beside them, what the product stored (the
-model's summary, or the extractive one when the model's was refused).
+model's summary, or the extractive one when the model's was refused), and what it stores
+now that a model's summary keeping none of the facts the user stated is refused too
+(`checked`: the marked extractive one stands in, when it keeps one).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from bench.real_model import settings_env  # noqa: E402
 from graph.session import load_thread, open_app  # noqa: E402
 from graph.session.threads import threads  # noqa: E402
 from graph.settings import load_settings  # noqa: E402
-from graph.summarizer import ExtractiveSummarizer  # noqa: E402
+from graph.summarizer import ExtractiveSummarizer, keeps_none, users_facts  # noqa: E402
 from graph.turns import original_chars, without_apologies  # noqa: E402
 from graph.untrusted import UNTRUSTED_KEY, mark_looked_up  # noqa: E402
 
@@ -75,6 +77,13 @@ def blocks(folder: Path, conversation: dict[str, Any]) -> list[dict[str, Any]]:
             target = int(original_chars(spoken) * rate)
             made[way] = ExtractiveSummarizer().summarize(spoken, target, turn_label="").text
         inside = [(fact, spell) for n, fact, spell in facts if numbers[0] <= n <= numbers[-1]]
+        # what the product stores now: the marked extractive summary for a refused one, and
+        # a model's summary only if it keeps one of the facts the user stated
+        told = users_facts(spoken)
+        fallback = bool(meta.get((numbers[0], numbers[-1]), {}).get("fallback"))
+        checked = entry["summary"]
+        if fallback or (keeps_none(checked, told) and not keeps_none(made["marked"], told)):
+            checked = made["marked"]
         looked_up = sorted({int(r["turn"]) for r in records} & set(numbers))
         rows.append(
             {
@@ -83,9 +92,11 @@ def blocks(folder: Path, conversation: dict[str, Any]) -> list[dict[str, Any]]:
                 "looked_up": looked_up,
                 "facts": len(inside),
                 "stored": sum(holds(entry["summary"], f, s) for f, s in inside),
-                "stored_fallback": bool(meta.get((numbers[0], numbers[-1]), {}).get("fallback")),
+                "stored_fallback": fallback,
                 "as is": sum(holds(made["as is"], f, s) for f, s in inside),
                 "marked": sum(holds(made["marked"], f, s) for f, s in inside),
+                "checked": sum(holds(checked, f, s) for f, s in inside),
+                "replaced": not fallback and checked != entry["summary"],
                 "texts": made,
             }
         )
@@ -106,27 +117,29 @@ def main() -> None:
     for folder in args.dirs:
         for db in sorted(folder.glob("*/chat.sqlite")):
             rows += blocks(db.parent, conversations[db.parent.name])
-    print("blocks with a looked-up turn, and the asked-back facts stated in them:")
+    print("blocks with asked-back facts stated in them (* a turn of the block looked text up):")
     print(
-        f"{'conversation':<20} {'turns':<10} {'facts':>5} {'stored':>7} {'as is':>6} {'marked':>7}"
+        f"{'conversation':<20} {'turns':<9} {'facts':>5} {'stored':>7} {'checked':>8} "
+        f"{'as is':>6} {'marked':>7}"
     )
-    for r in rows:
-        if not r["looked_up"] or not r["facts"]:
-            continue
+    chosen = [r for r in rows if r["facts"]]
+    for r in chosen:
         mark = " (fallback)" if r["stored_fallback"] else ""
+        mark += " (replaced)" if r["replaced"] else ""
+        star = "*" if r["looked_up"] else " "
+        turns = f"{r['turns'][0]}-{r['turns'][-1]}{star}"
         print(
-            f"{r['conversation']:<20} {r['turns'][0]}-{r['turns'][-1]:<8} {r['facts']:>5} "
-            f"{r['stored']:>7} {r['as is']:>6} {r['marked']:>7}{mark}"
+            f"{r['conversation']:<20} {turns:<9} {r['facts']:>5} "
+            f"{r['stored']:>7} {r['checked']:>8} {r['as is']:>6} {r['marked']:>7}{mark}"
         )
-    chosen = [r for r in rows if r["looked_up"] and r["facts"]]
-    total = {k: sum(r[k] for r in chosen) for k in ("facts", "stored", "as is", "marked")}
-    print(
-        f"all: {total['facts']} facts in {len(chosen)} blocks; the extractive summary holds "
-        f"{total['as is']} as is, {total['marked']} marked; the product stored {total['stored']}"
-    )
-    rest = [r for r in rows if not r["looked_up"] and r["facts"]]
-    same = sum(r["as is"] == r["marked"] for r in rest)
-    print(f"blocks without a looked-up turn: {same}/{len(rest)} summaries hold the same facts")
+    keys = ("facts", "stored", "checked", "as is", "marked")
+    for name, part in (("all", chosen), ("looked up", [r for r in chosen if r["looked_up"]])):
+        total = {k: sum(r[k] for r in part) for k in keys}
+        print(
+            f"{name}: {total['facts']} facts in {len(part)} blocks. Stored summaries hold "
+            f"{total['stored']}, with the new check {total['checked']}; the extractive one "
+            f"{total['as is']} as is, {total['marked']} marked"
+        )
 
 
 if __name__ == "__main__":

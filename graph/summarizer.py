@@ -103,6 +103,28 @@ def _holds_a_users_fact(sentence: str) -> bool:
     return any(fact.kind in USERS_FACTS for fact in extract_facts(sentence, 0))
 
 
+def users_facts(messages: Sequence[BaseMessage]) -> list[str]:
+    """The facts the user stated in `messages` (their sentences that tell something)."""
+    from graph.memory.facts import extract_facts, normalize
+
+    said = " ".join(
+        sentence
+        for m in messages
+        if isinstance(m, HumanMessage)
+        for sentence in sentences(content_text(m))
+        if not tells_nothing(sentence)
+    )
+    return list(dict.fromkeys(normalize(f.text) for f in extract_facts(said, 0)))
+
+
+def keeps_none(summary: str, facts: Sequence[str]) -> bool:
+    """Whether `summary` holds none of `facts` (normalized, as `users_facts` gives them)."""
+    from graph.memory.facts import normalize
+
+    text = normalize(summary)
+    return bool(facts) and not any(fact in text for fact in facts)
+
+
 @dataclass
 class SummaryResult:
     """A summary and what it cost."""
@@ -544,12 +566,21 @@ class LLMSummarizer:
             target_chars=target_chars,
             conversation=conversation,
         )
-        return self._complete(
-            prompt,
-            target_chars,
-            conversation,
-            lambda: ExtractiveSummarizer().summarize(messages, target_chars, turn_label=turn_label),
-        )
+
+        def extractive() -> SummaryResult:
+            return ExtractiveSummarizer().summarize(messages, target_chars, turn_label=turn_label)
+
+        result = self._complete(prompt, target_chars, conversation, extractive)
+        facts = users_facts(messages)
+        if not result.fallback and keeps_none(result.text, facts):
+            # a small model's "summary" can be an earlier summary or a document passage said
+            # back: of the turns it stands for, it keeps nothing the user told
+            stand_in = extractive()
+            if not keeps_none(stand_in.text, facts):
+                problem = f"keeps none of the {len(facts)} facts the user stated"
+                log.info("the model's summary was not used (%s); extractive instead", problem)
+                result.text, result.fallback = stand_in.text, problem
+        return result
 
     def merge(
         self, summaries: Sequence[str], target_chars: int, *, turn_label: str

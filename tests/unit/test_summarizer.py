@@ -77,8 +77,9 @@ def test_extractive_handles_empty_and_tiny_input() -> None:
 
 
 def _varied(chars: int, start: int = 1) -> str:
-    """A summary-like text of exactly `chars` characters that never says one thing twice."""
-    text = " ".join(
+    """A summary-like text of exactly `chars` characters that never says one thing twice,
+    and keeps a fact the user stated in KO (a summary that keeps none is refused)."""
+    text = "김하늘 님, 23명. " + " ".join(
         f"{n}일에 {n * 13}만원을 {n % 7 + 2}명이 썼다." for n in range(start, start + 80)
     )
     return text[:chars].strip()
@@ -104,7 +105,9 @@ def test_llm_summary_far_off_is_asked_again_with_the_summary_as_the_text() -> No
 
 
 def test_llm_summary_still_too_long_is_trimmed_at_a_sentence() -> None:
-    long = " ".join(f"{n}번째 문장은 {n * 7}원까지입니다." for n in range(1, 21))
+    long = "김하늘 님은 23명과 갑니다. " + " ".join(
+        f"{n}번째 문장은 {n * 7}원까지입니다." for n in range(1, 21)
+    )
     model = ScriptedModel([long, long])
     result = LLMSummarizer(model).summarize(KO, 60, turn_label="1-3턴")
     assert len(result.text) <= 75
@@ -261,3 +264,45 @@ def test_an_answer_passing_on_a_document_gives_way_to_the_users_own_words() -> N
     text = ExtractiveSummarizer().summarize(marked, target, turn_label="5-7턴").text
     assert "38가 1942" in text and "문태오" in text, text
     assert abs(len(text) - target) <= target * 0.1  # the length rule is the same
+
+
+def test_a_summary_that_keeps_none_of_the_users_facts_is_replaced() -> None:
+    """Qwen 0.5B "summarized" turns by saying an earlier summary or a document passage back:
+    of the turns it stood for, it kept nothing the user had told."""
+    block = [
+        [
+            HumanMessage("제 직속 상사는 문태오 매니저님이에요."),
+            AIMessage("사번은 EMP-55821이에요. 제 생일은 3월 14일이에요."),
+        ],
+        [
+            HumanMessage("경비 정산 기한이 언제까지야?"),
+            AIMessage("3월에 쓴 경비는 4월 5일까지 올립니다."),
+        ],
+        [
+            HumanMessage("제 노트북은 MacBook Pro 14인치로 받았어요."),
+            AIMessage("사번은 EMP-55821이에요. 제 생일은 3월 14일이에요."),
+        ],
+    ]
+    records = [{"turn": 8, "source": "document expense_reimbursement.md"}]
+    turns = [m for turn in mark_looked_up(block, 7, records) for m in turn]
+    target = int(original_chars(turns) * 0.5)
+    said_back = (
+        "사번은 EMP-55821이에요. 제 생일은 3월 14일이에요. 3월에 쓴 경비는 4월 5일까지 "
+        "올립니다. 영수증을 함께 올립니다."
+    )
+    assert abs(len(said_back) - target) <= target * 0.25
+    result = LLMSummarizer(ScriptedModel([said_back])).summarize(turns, target, turn_label="7-9턴")
+    assert result.fallback == "keeps none of the 1 facts the user stated", result.fallback
+    assert "문태오" in result.text, result.text
+    # a summary that keeps one in its own words is the model's to write
+    own = (
+        "사용자의 직속 상사는 문태오 매니저이고, 받은 노트북은 맥북 프로 14인치다. "
+        "경비 정산 기한을 물어 4월 5일까지라는 답을 들었다."
+    )
+    kept = LLMSummarizer(ScriptedModel([own])).summarize(turns, target, turn_label="7-9턴")
+    assert kept.text == own and not kept.fallback
+    # a block of questions states nothing: there is nothing to keep
+    asked = [HumanMessage("경비 정산 기한이 언제까지야?"), AIMessage("4월 5일까지입니다.")]
+    reply = "정산 기한을 물었다."
+    result = LLMSummarizer(ScriptedModel([reply])).summarize(asked, 10, turn_label="1턴")
+    assert result.text == reply and not result.fallback
