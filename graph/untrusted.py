@@ -124,9 +124,10 @@ def mark_looked_up(
 ) -> list[list[BaseMessage]]:
     """`turns` (from turn `first`), each answer of a turn that took in untrusted text marked.
 
-    Each such answer is marked with its sources, as a history payload's answer is. Such an answer passes on what a document, a file or the web said: a summary keeps the
-    user's own words before it (`graph.summarizer`), since the text can be looked up again
-    and the user's cannot.
+    Each such answer is marked with its sources, as a history payload's answer is. It
+    passes on what a document, a file or the web said: a summary keeps the user's own words
+    before it (`graph.summarizer`), since that text can be looked up again and the user's
+    cannot.
     """
     named: dict[int, dict[str, None]] = {}
     for record in records:
