@@ -123,7 +123,9 @@ def _run(disk: Path, full_after_s: float = FULL_AFTER_S) -> None:
     run_turn(app, warm, "준비", turn_count=1, compression_rate=0.3)
     app.persistence.close()
     ctx = multiprocessing.get_context("fork")
-    barrier, results = ctx.Barrier(PROCESSES), ctx.Queue()
+    # the children and this process: the disk fills once every child has opened the app
+    # (under load a child started late met the full disk while opening, and left)
+    barrier, results = ctx.Barrier(PROCESSES + 1), ctx.Queue()
     procs = [
         ctx.Process(target=_process, args=(db, threads[p], f"p{p}", barrier, results))
         for p in range(PROCESSES)
@@ -131,6 +133,7 @@ def _run(disk: Path, full_after_s: float = FULL_AFTER_S) -> None:
     started = time.monotonic()
     for proc in procs:
         proc.start()
+    barrier.wait(timeout=120)
     time.sleep(full_after_s)
     filler = _fill(disk)  # the disk fills up mid-run ...
     time.sleep(FULL_FOR_S)

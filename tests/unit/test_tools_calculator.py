@@ -120,4 +120,6 @@ def test_the_slowest_hostile_input_is_still_fast() -> None:
         with pytest.raises(ToolError):
             calculate(expression)
         times.append(time.perf_counter() - start)
-    assert max(times) < 0.05, f"slowest {max(times):.4f}s"
+    # a hang (an exponent tower evaluated, a pathological parse) takes seconds; a busy
+    # machine can stall any call for a tenth of one. How fast it is: bench, not here.
+    assert max(times) < 1.0, f"slowest {max(times):.4f}s"
