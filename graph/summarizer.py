@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
@@ -47,6 +47,9 @@ from graph.text import tells_nothing
 from graph.turns import content_text, original_chars, said_text
 from graph.untrusted import untrusted_message
 from prompt import get_prompt
+
+if TYPE_CHECKING:
+    from graph.memory.facts import Fact
 
 log = logging.getLogger(__name__)
 
@@ -103,9 +106,9 @@ def _holds_a_users_fact(sentence: str) -> bool:
     return any(fact.kind in USERS_FACTS for fact in extract_facts(sentence, 0))
 
 
-def users_facts(messages: Sequence[BaseMessage]) -> list[str]:
+def users_facts(messages: Sequence[BaseMessage]) -> list[Fact]:
     """The facts the user stated in `messages` (their sentences that tell something)."""
-    from graph.memory.facts import extract_facts, normalize
+    from graph.memory.facts import extract_facts
 
     said = " ".join(
         sentence
@@ -114,15 +117,14 @@ def users_facts(messages: Sequence[BaseMessage]) -> list[str]:
         for sentence in sentences(content_text(m))
         if not tells_nothing(sentence)
     )
-    return list(dict.fromkeys(normalize(f.text) for f in extract_facts(said, 0)))
+    return extract_facts(said, 0)
 
 
-def keeps_none(summary: str, facts: Sequence[str]) -> bool:
-    """Whether `summary` holds none of `facts` (normalized, as `users_facts` gives them)."""
-    from graph.memory.facts import normalize
+def keeps_none(summary: str, facts: Sequence[Fact]) -> bool:
+    """Whether `summary` holds none of `facts` (as a summary card counts them)."""
+    from graph.memory.facts import check_facts
 
-    text = normalize(summary)
-    return bool(facts) and not any(fact in text for fact in facts)
+    return bool(facts) and check_facts(facts, summary)["kept"] == 0
 
 
 @dataclass
